@@ -47,16 +47,19 @@ from functools import lru_cache, partial
 from typing import Any
 
 import grpc
+from causal_oracle.clients import serve_cli
+from causal_oracle.clients.serve_cli import (
+    DEFAULT_CACHE_ITEMS,
+    DEFAULT_GRACE_S,
+    DEFAULT_SOLVER_BUDGET_S,
+)
+from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
+from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
-
-from clients import serve_cli
-from clients.serve_cli import DEFAULT_CACHE_ITEMS, DEFAULT_GRACE_S, DEFAULT_SOLVER_BUDGET_S
-from proto.causal_oracle.v1 import oracle_pb2 as pb
-from proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
 
 log = logging.getLogger("causal_oracle.server")
 
@@ -145,7 +148,6 @@ _RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTR
               "inconsistent": pb.RELATION_INCONSISTENT}
 _FORMATS = {pb.EXPLANATION_FORMAT_TEXT: "text", pb.EXPLANATION_FORMAT_JSON: "json",
             pb.EXPLANATION_FORMAT_DOT: "dot"}
-_THREE_CLASS_WORDS = ("entailment", "neutral", "contradiction")
 
 
 def _certificate(result: Any, detail: int) -> pb.Certificate:
@@ -180,47 +182,30 @@ def _certificate(result: Any, detail: int) -> pb.Certificate:
     return cert
 
 
-def _grade_corr2cause(response: pb.VerifyResponse, text: str) -> None:
-    """Read a model's answer to a Corr2Cause item (yes/no forms or a 3-class word) and
-    grade it against the derived label; an unreadable answer is never counted wrong."""
-    from parser.errors import ParseError
-    from parser.task_answers import normalise, parse_answer
+def _grade_corr2cause(response: pb.VerifyResponse, result: Any, text: str) -> None:
+    """Pack ``clients.engine.grade_answer`` (the one reading of Corr2Cause answers)."""
+    from causal_oracle.clients.engine import grade_answer
 
-    words = normalise(text).lower().replace(".", " ").split()
-    if words and words[0] in _THREE_CLASS_WORDS:
-        normalised = words[0]
-        correct = _RELATIONS[normalised] == response.relation
+    graded = grade_answer(result, text)
+    response.normalised_answer = str(graded["normalised"])
+    response.grade_reason = str(graded["reason"])
+    if graded["correct"] is None:
+        response.grade = pb.GRADE_UNGRADABLE if not graded["gradable"] else \
+            pb.GRADE_UNREADABLE
     else:
-        try:
-            claim = parse_answer("IE", text)
-        except ParseError as error:
-            response.grade = pb.GRADE_UNREADABLE
-            response.normalised_answer = "UNREADABLE"
-            response.grade_reason = error.describe()
-            return
-        normalised = "yes" if claim.yes else "no"  # type: ignore[attr-defined]
-        correct = claim.yes == (response.label == 1)  # type: ignore[attr-defined]
-    response.normalised_answer = normalised
-    if response.relation == pb.RELATION_INCONSISTENT:
-        response.grade = pb.GRADE_UNGRADABLE
-        response.grade_reason = "the premise is inconsistent: no DAG fits it, so no answer is"
-        return
-    response.grade = pb.GRADE_CORRECT if correct else pb.GRADE_WRONG
-    expected = pb.Relation.Name(response.relation).removeprefix("RELATION_").lower() \
-        if normalised in _THREE_CLASS_WORDS else ("yes" if response.label == 1 else "no")
-    response.grade_reason = f"read as {normalised!r}; the oracle's answer is {expected!r}"
+        response.grade = pb.GRADE_CORRECT if graded["correct"] else pb.GRADE_WRONG
 
 
 @lru_cache(maxsize=4096)
 def _item_of(text: str) -> Any:
-    from parser import parse_item
+    from causal_oracle.parser import parse_item
 
     return parse_item(text)
 
 
 def _check_premise(premise: Any) -> None:
-    from oracle.equivalence import MAX_VARIABLES
-    from oracle.errors import BudgetExceeded
+    from causal_oracle.oracle.equivalence import MAX_VARIABLES
+    from causal_oracle.oracle.errors import BudgetExceeded
 
     if premise.n > MAX_VARIABLES:
         raise BudgetExceeded(f"the premise has {premise.n} variables; the limit is "
@@ -232,8 +217,8 @@ def _check_premise(premise: Any) -> None:
 
 
 def _verify(request: pb.VerifyRequest) -> pb.VerifyResponse:
-    from clients import engine
-    from oracle.errors import InputError
+    from causal_oracle.clients import engine
+    from causal_oracle.oracle.errors import InputError
 
     options = request.options
     profile = _profile_name(options.profile)
@@ -265,12 +250,12 @@ def _verify(request: pb.VerifyRequest) -> pb.VerifyResponse:
     if options.certificate_detail != pb.CERTIFICATE_DETAIL_NONE:
         response.certificate.CopyFrom(_certificate(result, options.certificate_detail))
     if request.HasField("model_answer"):
-        _grade_corr2cause(response, request.model_answer)
+        _grade_corr2cause(response, result, request.model_answer)
     return response
 
 
 def _answer(request: pb.AnswerRequest) -> pb.AnswerResponse:
-    from clients import tasks
+    from causal_oracle.clients import tasks
 
     task = request.task or None
     result = tasks.answer(request.prompt, task)
@@ -289,8 +274,8 @@ def _answer(request: pb.AnswerRequest) -> pb.AnswerResponse:
 
 
 def _error_of(error: BaseException) -> pb.ItemError:
-    from oracle.errors import BudgetExceeded, InputError
-    from parser.errors import ParseError
+    from causal_oracle.oracle.errors import BudgetExceeded, InputError
+    from causal_oracle.parser.errors import ParseError
 
     if isinstance(error, _Interrupted):
         if str(error) == "deadline":
@@ -343,7 +328,9 @@ class WorkerPool:
 
     def _start(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["server", "clients.engine", "clients.tasks"])
+        # Not causal_oracle.server itself: under `python -m causal_oracle.server` each
+        # child re-runs it as __mp_main__, and runpy warns if it was preloaded.
+        ctx.set_forkserver_preload(["causal_oracle.clients.engine", "causal_oracle.clients.tasks"])
         return ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker)
 
     def warm_up(self) -> None:
@@ -631,13 +618,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="server.py", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m causal_oracle.server",
+                                     description=__doc__.split("\n")[0])
     serve_cli.add_arguments(parser)
     return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":
     # Run through the importable module so worker processes find the same functions.
-    import server as _server
+    from causal_oracle import server as _server
 
     sys.exit(_server.main())

@@ -32,7 +32,6 @@ from itertools import combinations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 DATA = ROOT / "tests" / "data"
 
@@ -41,7 +40,7 @@ def _cold_audit(path: Path, workers: int) -> dict[str, float]:
     code = (
         "import json,sys,time\n"
         "from pathlib import Path\n"
-        "from clients.audit import run_audit\n"
+        "from causal_oracle.clients.audit import run_audit\n"
         f"p=Path({str(path)!r})\n"
         "t=time.perf_counter()\n"
         f"r=run_audit(p, workers={workers})\n"
@@ -60,9 +59,9 @@ def _cold_audit(path: Path, workers: int) -> dict[str, float]:
 
 
 def _uncached_rate(path: Path, limit: int) -> float:
-    from clients import engine
-    from oracle import check, equivalence
-    from parser import corr2cause
+    from causal_oracle.clients import engine
+    from causal_oracle.oracle import check, equivalence
+    from causal_oracle.parser import corr2cause
 
     rows = [json.loads(line) for line in path.open()][:limit]
     start = time.perf_counter()
@@ -77,10 +76,10 @@ def _uncached_rate(path: Path, limit: int) -> float:
 
 
 def _brute_force_rate(path: Path, limit: int) -> float:
-    from oracle.bruteforce import all_dags
-    from oracle.dsep import d_separated
-    from oracle.relations import holds
-    from parser import parse_hypothesis, parse_premise
+    from causal_oracle.oracle.bruteforce import all_dags
+    from causal_oracle.oracle.dsep import d_separated
+    from causal_oracle.oracle.relations import holds
+    from causal_oracle.parser import parse_hypothesis, parse_premise
 
     rows = [json.loads(line) for line in path.open()][:limit]
     start = time.perf_counter()
@@ -145,8 +144,8 @@ TEMPLATES = ["{p} directly causes {q}.", "{q} directly causes {p}.",
 
 
 def synthetic_space(n: int, premises: int, seed: int, out: Path) -> int:
-    from oracle.dsep import independence_set
-    from oracle.graph import Dag
+    from causal_oracle.oracle.dsep import independence_set
+    from causal_oracle.oracle.graph import Dag
 
     rng = random.Random(seed)
     seen: set[frozenset[tuple[int, int, int]]] = set()

@@ -25,18 +25,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from clients.evaluate.data import load_items  # noqa: E402
-from clients.evaluate.prompts import Prompter  # noqa: E402
-from clients.evaluate.runner import HFRunner, plan_batches  # noqa: E402
-from clients.evaluate.tiny import build_tiny_model  # noqa: E402
+from causal_oracle.clients.evaluate.data import load_items  # noqa: E402
+from causal_oracle.clients.evaluate.prompts import Prompter  # noqa: E402
+from causal_oracle.clients.evaluate.runner import HFRunner, plan_batches  # noqa: E402
+from causal_oracle.clients.evaluate.tiny import build_tiny_model  # noqa: E402
 
 
 def measure(runner: HFRunner, prompts: list[str], batch_size: int, mode: str,

@@ -39,10 +39,9 @@ from pathlib import Path
 import grpc
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from clients.remote import AsyncOracleClient, make_request  # noqa: E402
-from proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc  # noqa: E402
+from causal_oracle.clients.remote import AsyncOracleClient, make_request  # noqa: E402
+from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc  # noqa: E402
 
 
 def load_items() -> list[tuple[str, str]]:
@@ -159,7 +158,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def start_server(workers: int) -> tuple[subprocess.Popen[str], str]:
-    process = subprocess.Popen([sys.executable, str(ROOT / "server.py"), "--port", "0",
+    process = subprocess.Popen([sys.executable, "-m", "causal_oracle.server", "--port", "0",
                                 "--workers", str(workers)], cwd=ROOT,
                                stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None

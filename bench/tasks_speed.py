@@ -18,8 +18,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from clients.ie_render import read_templates, render_ie_prompt
-from clients.tasks import parse_question, solve
+from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
+from causal_oracle.clients.tasks import parse_question, solve
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 

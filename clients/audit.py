@@ -27,13 +27,13 @@ import json
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from clients.engine import verify, verify_input
-from oracle.errors import InputError, OracleError
+from causal_oracle.clients.engine import verify, verify_input
+from causal_oracle.oracle.errors import InputError, OracleError
 
 CHUNK = 1000
 
@@ -70,7 +70,7 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
     out: dict[str, Any] = {"row": index, "id": rid}
     if "task" in row and cols.premise not in row and cols.input not in row:
         try:
-            from clients import tasks
+            from causal_oracle.clients import tasks
         except ImportError:
             out["error"] = "task items (CI-Bench / IE) are not supported by this build"
             return out
@@ -357,6 +357,23 @@ def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
                 report.add(o)
             if progress:
                 progress(report.summary.items, total, time.perf_counter() - start)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def audit_rows(rows: Iterable[dict[str, Any]], *, cols: Columns = Columns(),
+               profile: str = "corr2cause") -> AuditReport:
+    """Audit rows already in memory (dicts in any of the layouts ``run_audit`` reads),
+    in this process; rows are numbered from 0 in the order given."""
+    report = AuditReport()
+    start = time.perf_counter()
+    with _relaxed_gc():
+        indexed: Iterator[tuple[int, dict[str, Any] | str]] = (
+            (i, row if isinstance(row, dict) else f"row {i}: expected a dict, got "
+             f"{type(row).__name__}") for i, row in enumerate(rows))
+        for args in _chunks(indexed, cols, profile):
+            for o in _work(args):
+                report.add(o)
     report.seconds = time.perf_counter() - start
     return report
 

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from clients import serve_cli
-from clients.audit import Columns, run_audit, summary_table
-from clients.engine import PROFILES, VerifyResult, verify, verify_input
-from clients.progress import progress_bar
-from oracle.errors import BudgetExceeded, InputError
+from causal_oracle.clients import serve_cli
+from causal_oracle.clients.audit import Columns, run_audit, summary_table
+from causal_oracle.clients.engine import PROFILES, VerifyResult, verify, verify_input
+from causal_oracle.clients.progress import progress_bar
+from causal_oracle.oracle.errors import BudgetExceeded, InputError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -39,7 +39,7 @@ def _add_server_argument(p: argparse.ArgumentParser) -> None:
 
 
 def _client(args: argparse.Namespace) -> Any:
-    from clients.remote import OracleClient
+    from causal_oracle.clients.remote import OracleClient
 
     return OracleClient(args.server)
 
@@ -97,7 +97,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() and not args.quiet
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     if args.server:
-        from clients.remote import RemoteVerifier
+        from causal_oracle.clients.remote import RemoteVerifier
 
         with _client(args) as client:
             report = run_audit(path, cols=cols, profile=args.profile, workers=1,
@@ -157,13 +157,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cli.add_cli_command(sub)
 
     try:
-        from clients import tasks
+        from causal_oracle.clients import tasks
     except ImportError:
         tasks = None  # type: ignore[assignment]
     if tasks is not None:
         tasks.add_cli_commands(sub)
     try:
-        from clients import evaluate
+        from causal_oracle.clients import evaluate
     except ImportError:
         evaluate = None  # type: ignore[assignment]
     if evaluate is not None:
@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("causal-oracle: interrupted", file=sys.stderr)
         return 130
     except Exception as error:
-        remote = sys.modules.get("clients.remote")
+        remote = sys.modules.get("causal_oracle.clients.remote")
         if remote is not None and isinstance(error, remote.RemoteError) and not args.debug:
             print(f"causal-oracle: error: server {args.server}: {error}", file=sys.stderr)
             return EXIT_INTERNAL

@@ -12,15 +12,24 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from oracle.certificate import Certificate
-from oracle.check import CheckResult, check
-from oracle.equivalence import ClassAnalysis, analyse
-from oracle.errors import OracleError
-from oracle.explain import dag_text, explain_dot, explain_json, explain_text, path_text
-from oracle.labels import Verdict, label
-from oracle.relations import Profile
-from oracle.statements import Hypothesis, Premise
-from parser import parse_hypothesis, parse_item, parse_premise
+from causal_oracle.oracle.certificate import Certificate
+from causal_oracle.oracle.check import CheckResult, check
+from causal_oracle.oracle.equivalence import ClassAnalysis, analyse
+from causal_oracle.oracle.errors import OracleError
+from causal_oracle.oracle.explain import (
+    dag_text,
+    explain_dot,
+    explain_json,
+    explain_text,
+    path_text,
+)
+from causal_oracle.oracle.labels import Verdict, label
+from causal_oracle.oracle.relations import Profile
+from causal_oracle.oracle.statements import Hypothesis, Premise
+from causal_oracle.oracle.tasks.model import RelationClaim
+from causal_oracle.parser import parse_hypothesis, parse_item, parse_premise
+from causal_oracle.parser.errors import ParseError
+from causal_oracle.parser.task_answers import parse_corr2cause_answer
 
 PROFILES = tuple(p.value for p in Profile)
 
@@ -37,6 +46,31 @@ class VerifyResult:
     verdict: Verdict
     check: CheckResult
     profile: Profile
+
+    @property
+    def label(self) -> int | None:
+        """The binary label: 1 iff entailment; None when the premise is inconsistent."""
+        return self.verdict.label
+
+    @property
+    def relation(self) -> str:
+        """``entailment``, ``neutral``, ``contradiction`` or ``inconsistent``."""
+        return self.verdict.relation
+
+    @property
+    def class_size(self) -> int:
+        """The number of DAGs in the Markov equivalence class (0 when inconsistent)."""
+        return self.verdict.class_size
+
+    @property
+    def holds_in(self) -> int:
+        """In how many members of the class the hypothesis holds."""
+        return self.verdict.holds_in
+
+    @property
+    def ambiguous(self) -> bool:
+        """True when the binary label differs between semantics profiles."""
+        return self.verdict.ambiguous
 
     def reason(self) -> str:
         """One line saying why the label is what it is."""
@@ -121,3 +155,34 @@ def verify_input(text: str, profile: str | Profile = Profile.CORR2CAUSE) -> Veri
     """Like ``verify`` for the published layout ``"Premise: …\\nHypothesis: …"``."""
     premise, hypothesis = parse_item(text)
     return verify_objects(premise, hypothesis, profile)
+
+
+UNREADABLE = "UNREADABLE"
+
+
+def grade_answer(result: VerifyResult, text: str) -> dict[str, object]:
+    """Grade a model's answer to a verified Corr2Cause item.
+
+    Returns ``{"correct", "normalised", "expected", "reason", "gradable"}``.  A
+    3-class word is graded against the 3-class relation, a yes/no form against the
+    binary label.  ``correct`` is None when the answer cannot be read
+    (``normalised`` is then ``"UNREADABLE"``) or when the premise is inconsistent
+    (``gradable`` False: no answer is right).
+    """
+    try:
+        claim = parse_corr2cause_answer(text)
+    except ParseError as error:
+        return {"correct": None, "normalised": UNREADABLE, "expected": None,
+                "reason": error.describe(), "gradable": True}
+    if isinstance(claim, RelationClaim):
+        normalised, expected = claim.relation, result.relation
+    else:
+        normalised = "yes" if claim.yes else "no"
+        expected = None if result.label is None else ("yes" if result.label else "no")
+    if result.relation == "inconsistent":
+        return {"correct": None, "normalised": normalised, "expected": None,
+                "reason": "the premise is inconsistent: no DAG fits it, so no answer is",
+                "gradable": False}
+    return {"correct": normalised == expected, "normalised": normalised, "expected": expected,
+            "reason": f"read as {normalised!r}; the oracle's answer is {expected!r}",
+            "gradable": True}

@@ -20,15 +20,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from clients.ie_render import render_ie_prompt
-from oracle.check_tasks import CertificateRejected, check_answer, check_set_verdict
-from oracle.errors import BudgetExceeded, InputError
-from oracle.tasks.backdoor import backdoor_sets, check_set
-from oracle.tasks.boolean_scm import counterfactual, factual
-from oracle.tasks.explain import explain, format_path
-from oracle.tasks.grading import grade as grade_claim
-from oracle.tasks.intervention import intervention_effect
-from oracle.tasks.model import (
+from causal_oracle.clients.ie_render import render_ie_prompt
+from causal_oracle.oracle.check_tasks import CertificateRejected, check_answer, check_set_verdict
+from causal_oracle.oracle.errors import BudgetExceeded, InputError
+from causal_oracle.oracle.tasks.backdoor import backdoor_sets, check_set
+from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
+from causal_oracle.oracle.tasks.explain import explain, format_path
+from causal_oracle.oracle.tasks.grading import grade as grade_claim
+from causal_oracle.oracle.tasks.intervention import intervention_effect
+from causal_oracle.oracle.tasks.model import (
     Answer,
     BackdoorAnswer,
     BackdoorQuestion,
@@ -39,11 +39,11 @@ from oracle.tasks.model import (
     ValuesAnswer,
     task_of,
 )
-from oracle.tasks.paths import causal_paths
-from parser.cibench import detect_task, parse_cibench
-from parser.errors import ParseError
-from parser.ie import parse_ie
-from parser.task_answers import parse_answer
+from causal_oracle.oracle.tasks.paths import causal_paths
+from causal_oracle.parser.cibench import detect_task, parse_cibench
+from causal_oracle.parser.errors import ParseError
+from causal_oracle.parser.ie import parse_ie
+from causal_oracle.parser.task_answers import parse_answer
 
 TASKS = ("CP", "BA", "FI", "CI", "IE")
 UNREADABLE = "UNREADABLE"

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import permutations
 
-from oracle.dsep import independence_set
-from oracle.graph import Dag
+from causal_oracle.oracle.dsep import independence_set
+from causal_oracle.oracle.graph import Dag
 
 
 @lru_cache(maxsize=8)

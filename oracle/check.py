@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from oracle.certificate import Certificate
-from oracle.statements import Hypothesis, Premise
+from causal_oracle.oracle.certificate import Certificate
+from causal_oracle.oracle.statements import Hypothesis, Premise
 
 Edges = tuple[tuple[int, int], ...]
 

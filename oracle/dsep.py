@@ -17,7 +17,7 @@ Functions: ``d_separated``, ``open_path`` (a witness that the separation fails),
 
 from __future__ import annotations
 
-from oracle.graph import Dag, bits
+from causal_oracle.oracle.graph import Dag, bits
 
 _UP, _DOWN = 0, 1  # arrived from a child (moving up) / from a parent (moving down)
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from oracle.dsep import independence_set, open_path
-from oracle.errors import BudgetExceeded
-from oracle.graph import Dag
-from oracle.meek import Cpdag, orient
-from oracle.sat_encoding import enumerate_members
-from oracle.statements import Independence, Premise
-from oracle.structure import Structure, derive_structure
+from causal_oracle.oracle.dsep import independence_set, open_path
+from causal_oracle.oracle.errors import BudgetExceeded
+from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.meek import Cpdag, orient
+from causal_oracle.oracle.sat_encoding import enumerate_members
+from causal_oracle.oracle.statements import Independence, Premise
+from causal_oracle.oracle.structure import Structure, derive_structure
 
 MAX_VARIABLES = 12
 MAX_MEMBERS = 50_000

@@ -19,11 +19,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from oracle.equivalence import ClassAnalysis
-from oracle.graph import Dag
-from oracle.labels import Verdict
-from oracle.relations import Profile
-from oracle.statements import Hypothesis, Independence, Premise, RelationKind, SurfaceForm
+from causal_oracle.oracle.equivalence import ClassAnalysis
+from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.labels import Verdict
+from causal_oracle.oracle.relations import Profile
+from causal_oracle.oracle.statements import (
+    Hypothesis,
+    Independence,
+    Premise,
+    RelationKind,
+    SurfaceForm,
+)
 
 MAX_LISTED_MEMBERS = 12
 

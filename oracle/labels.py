@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.certificate import Certificate, ConflictEvidence
-from oracle.equivalence import ClassAnalysis
-from oracle.errors import InputError
-from oracle.relations import Profile, Witness, holds, holds_in_members, witness
-from oracle.statements import Hypothesis, RelationKind, SurfaceForm
+from causal_oracle.oracle.certificate import Certificate, ConflictEvidence
+from causal_oracle.oracle.equivalence import ClassAnalysis
+from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.relations import Profile, Witness, holds, holds_in_members, witness
+from causal_oracle.oracle.statements import Hypothesis, RelationKind, SurfaceForm
 
 ENTAILMENT, NEUTRAL, CONTRADICTION, INCONSISTENT = (
     "entailment", "neutral", "contradiction", "inconsistent")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.structure import Structure
+from causal_oracle.oracle.structure import Structure
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,8 @@ from __future__ import annotations
 import enum
 from functools import lru_cache
 
-from oracle.graph import Dag, bits, children_of, directed_path, reach_from
-from oracle.statements import RelationKind, SurfaceForm
+from causal_oracle.oracle.graph import Dag, bits, children_of, directed_path, reach_from
+from causal_oracle.oracle.statements import RelationKind, SurfaceForm
 
 Witness = tuple[tuple[int, ...], ...]
 

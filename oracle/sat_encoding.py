@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from causal_oracle.oracle.errors import BudgetExceeded
+from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.structure import Structure
 from pysat.formula import CNF, IDPool
 from pysat.solvers import Solver
-
-from oracle.errors import BudgetExceeded
-from oracle.graph import Dag
-from oracle.structure import Structure
 
 
 def orientation_literal(pool: IDPool, tail: int, head: int) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.statements import Independence, Premise
+from causal_oracle.oracle.statements import Independence, Premise
 
 
 @dataclass(frozen=True, slots=True)

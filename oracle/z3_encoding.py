@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import z3
-
-from oracle.errors import BudgetExceeded
-from oracle.graph import Dag
-from oracle.structure import Structure
+from causal_oracle.oracle.errors import BudgetExceeded
+from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.structure import Structure
 
 
 def enumerate_members_z3(structure: Structure, limit: int = 100_000) -> Iterator[Dag]:

@@ -5,7 +5,7 @@ raises ``ParseError`` (a subclass of ``oracle.errors.InputError``) naming the
 line, column and expected tokens.
 """
 
-from parser.corr2cause import parse_hypothesis, parse_item, parse_premise
-from parser.errors import ParseError
+from causal_oracle.parser.corr2cause import parse_hypothesis, parse_item, parse_premise
+from causal_oracle.parser.errors import ParseError
 
 __all__ = ["ParseError", "parse_hypothesis", "parse_item", "parse_premise"]

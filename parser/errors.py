@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from causal_oracle.oracle.errors import InputError
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from oracle.errors import InputError
 
 
 class ParseError(InputError):

@@ -23,10 +23,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from causal_oracle.oracle.tasks.model import (
+    Claim,
+    PathsClaim,
+    RelationClaim,
+    SetClaim,
+    ValuesClaim,
+    YesNoClaim,
+)
+from causal_oracle.parser.grammar import load_grammar, run_parser
 from lark import Token, Transformer, v_args
-
-from oracle.tasks.model import Claim, PathsClaim, SetClaim, ValuesClaim, YesNoClaim
-from parser.grammar import load_grammar, run_parser
 
 _GRAMMAR = Path(__file__).with_name("task_answers.lark")
 _TERMINAL_NAMES = {"WORD": "a word of a name", "_NL": "a new line", "$END": "end of text",
@@ -117,3 +123,25 @@ def parse_answer(task: str, text: str) -> Claim:
     claim = run_parser(load_grammar(_GRAMMAR, start), _TERMINAL_NAMES, normalise(text),
                        f"{task.upper()} answer", _TRANSFORMER)
     return claim  # type: ignore[return-value]
+
+
+_THREE_CLASS = ("entailment", "neutral", "contradiction")
+
+
+def parse_corr2cause_answer(text: str) -> YesNoClaim | RelationClaim:
+    """Read a model's answer to a Corr2Cause item: a 3-class word or a yes/no form.
+
+    The 3-class words (entailment, neutral, contradiction) are read when the
+    answer opens with one; anything else goes through the yes/no grammar
+    (yes/no, valid/invalid, true/false, tags, a closing "Answer:" line).  Raises
+    ``ParseError`` when neither reads.
+
+    >>> parse_corr2cause_answer("Answer: **Neutral**.")
+    RelationClaim(relation='neutral')
+    >>> parse_corr2cause_answer("<answer>valid</answer>")
+    YesNoClaim(yes=True)
+    """
+    words = normalise(text).lower().replace(".", " ").split()
+    if words and words[0] in _THREE_CLASS:
+        return RelationClaim(words[0])
+    return parse_answer("IE", text)  # type: ignore[return-value]

@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from causal_oracle.clients.audit import run_audit
+from causal_oracle.clients.cli import main
 from conftest import DATA
-
-from clients.audit import run_audit
-from clients.cli import main
 
 P3 = ("Suppose there is a closed system of 3 variables, A, B and C. All the statistical "
       "relations among these 3 variables are as follows: A correlates with C. B correlates "
@@ -115,15 +114,15 @@ def test_inconsistent_premise_is_a_clear_statement(capsys: pytest.CaptureFixture
 
 
 def test_console_script_runs_as_a_module() -> None:
-    done = subprocess.run([sys.executable, "-m", "clients.cli", "verify", "--premise", P3,
-                           "--hypothesis", "A directly causes C."], capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run([sys.executable, "-m", "causal_oracle.clients.cli", "verify",
+                           "--premise", P3, "--hypothesis", "A directly causes C."],
+                          capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "entailment" in done.stdout
 
 
 def test_parallel_audit_reports_exactly_what_a_serial_one_does(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import clients.audit as audit
+    import causal_oracle.clients.audit as audit
 
     lines = (DATA / "n4.jsonl").read_text(encoding="utf-8").splitlines()[:150]
     lines[10] = "{broken json"

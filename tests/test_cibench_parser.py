@@ -6,15 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
-
-from oracle.tasks.model import (
+from causal_oracle.oracle.tasks.model import (
     BackdoorQuestion,
     CounterfactualQuestion,
     FactualQuestion,
     PathsQuestion,
 )
-from parser.cibench import detect_task, parse_cibench
-from parser.errors import ParseError
+from causal_oracle.parser.cibench import detect_task, parse_cibench
+from causal_oracle.parser.errors import ParseError
 
 DATA = Path(__file__).parent / "data" / "cibench" / "items_sample.jsonl"
 ROWS = [json.loads(line) for line in DATA.open(encoding="utf-8")]

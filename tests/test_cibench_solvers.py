@@ -9,14 +9,11 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from clients.tasks import audit_row, grade
-from oracle.check_tasks import CertificateRejected, backdoor_valid, check_answer
-from oracle.tasks.backdoor import backdoor_sets, check_set
-from oracle.tasks.boolean_scm import counterfactual, factual
-from oracle.tasks.model import (
+from causal_oracle.clients.tasks import audit_row, grade
+from causal_oracle.oracle.check_tasks import CertificateRejected, backdoor_valid, check_answer
+from causal_oracle.oracle.tasks.backdoor import backdoor_sets, check_set
+from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
+from causal_oracle.oracle.tasks.model import (
     BackdoorQuestion,
     BooleanSCM,
     CounterfactualQuestion,
@@ -27,7 +24,9 @@ from oracle.tasks.model import (
     Rule,
     TaskGraph,
 )
-from oracle.tasks.paths import causal_paths
+from causal_oracle.oracle.tasks.paths import causal_paths
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 DATA = Path(__file__).parent / "data" / "cibench" / "items_sample.jsonl"
 ROWS = [json.loads(line) for line in DATA.open(encoding="utf-8")]
@@ -47,7 +46,7 @@ def test_ci_factual_values_match_too() -> None:
     for row in ROWS:
         if row["task"] != "CI":
             continue
-        from parser.cibench import parse_cibench
+        from causal_oracle.parser.cibench import parse_cibench
         q = parse_cibench(row["prompt"])
         fact = factual(FactualQuestion(q.scm, q.observed, q.queries))
         assert [v for _, v in fact.values] == row["truth"]["factual_values"]
@@ -160,7 +159,7 @@ def test_set_verdicts_match_the_checker(
     g, causes, effects = case
     z &= (1 << len(g.names)) - 1
     q = BackdoorQuestion(g, causes, effects)
-    from oracle.check_tasks import check_set_verdict
+    from causal_oracle.oracle.check_tasks import check_set_verdict
     check_set_verdict(q, z, check_set(q, z))
 
 
@@ -229,5 +228,5 @@ def test_doctests_of_the_task_modules() -> None:
     for module in ("oracle.tasks.model", "oracle.tasks.paths", "oracle.tasks.backdoor",
                    "oracle.tasks.boolean_scm", "oracle.tasks.intervention",
                    "parser.cibench", "parser.ie", "parser.task_answers", "clients.ie_render"):
-        result = doctest.testmod(importlib.import_module(module))
+        result = doctest.testmod(importlib.import_module(f"causal_oracle.{module}"))
         assert result.failed == 0, module

@@ -5,12 +5,11 @@ from __future__ import annotations
 import csv
 
 import pytest
+from causal_oracle.oracle.statements import RelationKind, SurfaceForm
+from causal_oracle.parser import ParseError, parse_hypothesis, parse_item, parse_premise
 from conftest import DATA, load_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from oracle.statements import RelationKind, SurfaceForm
-from parser import ParseError, parse_hypothesis, parse_item, parse_premise
 
 FILES = ["n2", "n3", "n4", "n4_fromZ", "n4_paraph", "n5_sample", "n6_sample"]
 PROPERTY_KIND = {
@@ -124,7 +123,7 @@ def test_empty_statement_list_is_a_premise() -> None:
 
 
 def _full_parse(text: str) -> object:
-    from parser.corr2cause import _parse
+    from causal_oracle.parser.corr2cause import _parse
 
     try:
         return _parse(text, "premise", "premise")
@@ -134,7 +133,7 @@ def _full_parse(text: str) -> object:
 
 @pytest.mark.parametrize("name", ["n3", "n4_fromZ", "n6_sample"])
 def test_sentence_cached_fast_path_equals_the_full_grammar(name: str) -> None:
-    from parser.corr2cause import _parse_premise_fast
+    from causal_oracle.parser.corr2cause import _parse_premise_fast
 
     for text in sorted({row["premise"] for row in load_rows(name)})[:200]:
         fast = _parse_premise_fast(text)
@@ -147,7 +146,7 @@ def test_sentence_cached_fast_path_equals_the_full_grammar(name: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_fast_path_never_accepts_what_the_grammar_rejects(data: st.DataObject) -> None:
-    from parser.corr2cause import _parse_premise_fast
+    from causal_oracle.parser.corr2cause import _parse_premise_fast
 
     text = data.draw(st.sampled_from(_MUTATION_BASES))
     sentences = text.split(". ")

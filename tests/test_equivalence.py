@@ -5,21 +5,20 @@ from __future__ import annotations
 import random
 
 import pytest
+from causal_oracle.oracle.bruteforce import all_dags, consistent_dags
+from causal_oracle.oracle.check import _markov_class
+from causal_oracle.oracle.dsep import d_separated, independence_set
+from causal_oracle.oracle.equivalence import analyse, class_cpdag
+from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.meek import orient
+from causal_oracle.oracle.sat_encoding import enumerate_members
+from causal_oracle.oracle.statements import Independence, Premise
+from causal_oracle.oracle.structure import derive_structure
+from causal_oracle.oracle.z3_encoding import enumerate_members_z3
+from causal_oracle.parser import parse_premise
 from conftest import load_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from oracle.bruteforce import all_dags, consistent_dags
-from oracle.check import _markov_class
-from oracle.dsep import d_separated, independence_set
-from oracle.equivalence import analyse, class_cpdag
-from oracle.graph import Dag
-from oracle.meek import orient
-from oracle.sat_encoding import enumerate_members
-from oracle.statements import Independence, Premise
-from oracle.structure import derive_structure
-from oracle.z3_encoding import enumerate_members_z3
-from parser import parse_premise
 
 
 def premise_of(dag: Dag) -> Premise:

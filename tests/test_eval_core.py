@@ -8,15 +8,14 @@ import types
 from pathlib import Path
 
 import pytest
-
-from clients.cli import main
-from clients.evaluate import EvalConfig, run_eval
-from clients.evaluate.data import load_items, split_input
-from clients.evaluate.metrics import binary_scores
-from clients.evaluate.prompts import DEFAULT_CORR2CAUSE_TEMPLATE, Prompter
-from clients.evaluate.runner import plan_batches
-from clients.evaluate.scoring import make_scorer
-from oracle.errors import InputError
+from causal_oracle.clients.cli import main
+from causal_oracle.clients.evaluate import EvalConfig, run_eval
+from causal_oracle.clients.evaluate.data import load_items, split_input
+from causal_oracle.clients.evaluate.metrics import binary_scores
+from causal_oracle.clients.evaluate.prompts import DEFAULT_CORR2CAUSE_TEMPLATE, Prompter
+from causal_oracle.clients.evaluate.runner import plan_batches
+from causal_oracle.clients.evaluate.scoring import make_scorer
+from causal_oracle.oracle.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"
@@ -175,12 +174,12 @@ def test_model_needs_the_gpu_extra_or_reports_a_bad_path(tmp_path: Path, capsys)
 
 
 def test_server_uses_clients_remote_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "clients.remote", None)
+    monkeypatch.setitem(sys.modules, "causal_oracle.clients.remote", None)
     with pytest.raises(InputError, match="gRPC client"):
         make_scorer("127.0.0.1:1")
-    fake = types.ModuleType("clients.remote")
+    fake = types.ModuleType("causal_oracle.clients.remote")
     fake.make_scorer = lambda address, profile: ("remote", address, profile)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "clients.remote", fake)
+    monkeypatch.setitem(sys.modules, "causal_oracle.clients.remote", fake)
     assert make_scorer("127.0.0.1:1", "strict") == ("remote", "127.0.0.1:1", "strict")
     assert make_scorer(None).name == "in-process"
 
@@ -189,7 +188,7 @@ def test_server_through_an_oracle_client(monkeypatch: pytest.MonkeyPatch, tmp_pa
                                          ) -> None:
     """Without make_scorer, --server drives clients.remote.OracleClient (Verify/Answer);
     a stand-in client backed by the in-process oracle gives the in-process metrics."""
-    from clients import engine, tasks
+    from causal_oracle.clients import engine, tasks
 
     class FakeClient:
         def __init__(self, address: str) -> None:
@@ -209,10 +208,10 @@ def test_server_through_an_oracle_client(monkeypatch: pytest.MonkeyPatch, tmp_pa
                 out.normalised_answer = g["normalised"]
             return out
 
-    fake = types.ModuleType("clients.remote")
+    fake = types.ModuleType("causal_oracle.clients.remote")
     fake.OracleClient = FakeClient  # type: ignore[attr-defined]
     fake.pb = types.SimpleNamespace(GRADE_CORRECT=1, GRADE_WRONG=2)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "clients.remote", fake)
+    monkeypatch.setitem(sys.modules, "causal_oracle.clients.remote", fake)
     data = tmp_path / "small.jsonl"
     lines = (EXAMPLES / "corr2cause_sample.jsonl").read_text().splitlines()[:20]
     lines += (EXAMPLES / "ie_sample.jsonl").read_text().splitlines()[:10]

@@ -12,11 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from clients.cli import main
-from clients.evaluate.prompts import DEFAULT_CORR2CAUSE_TEMPLATE
-from clients.evaluate.runner import HFRunner
-from clients.evaluate.tiny import build_tiny_model
+from causal_oracle.clients.cli import main
+from causal_oracle.clients.evaluate.prompts import DEFAULT_CORR2CAUSE_TEMPLATE
+from causal_oracle.clients.evaluate.runner import HFRunner
+from causal_oracle.clients.evaluate.tiny import build_tiny_model
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,25 +9,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-PROTO = "proto/causal_oracle/v1/oracle.proto"
+STUBS = ROOT / "proto/causal_oracle/v1"
 GENERATED = ("oracle_pb2.py", "oracle_pb2.pyi", "oracle_pb2_grpc.py")
 
 
 def test_regenerating_the_stubs_gives_identical_files(tmp_path: Path) -> None:
     pytest.importorskip("grpc_tools", reason="grpcio-tools is in the [test] extra")
-    target = tmp_path / "proto/causal_oracle/v1"
-    target.mkdir(parents=True)
-    shutil.copy(ROOT / PROTO, target / "oracle.proto")
-    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", "-I.", "--python_out=.",
-                    "--grpc_python_out=.", "--pyi_out=.", PROTO], cwd=tmp_path, check=True)
+    subprocess.run([sys.executable, str(ROOT / "scripts/gen_proto.py"), "--out", str(tmp_path)],
+                   check=True, capture_output=True)
     for name in GENERATED:
-        committed = (ROOT / "proto/causal_oracle/v1" / name).read_bytes()
-        assert (target / name).read_bytes() == committed, (
-            f"{name} is stale: regenerate with the command in {PROTO}")
+        assert (tmp_path / name).read_bytes() == (STUBS / name).read_bytes(), (
+            f"{name} is stale: regenerate with `python scripts/gen_proto.py`")
 
 
 def test_stubs_import_as_a_package() -> None:
-    from proto.causal_oracle.v1 import oracle_pb2, oracle_pb2_grpc
+    from causal_oracle.proto.causal_oracle.v1 import oracle_pb2, oracle_pb2_grpc
 
     service = oracle_pb2.DESCRIPTOR.services_by_name["Oracle"]
     assert service.full_name == "causal_oracle.v1.Oracle"

@@ -22,6 +22,21 @@ from typing import Any
 
 import grpc
 import pytest
+from causal_oracle import server
+from causal_oracle.clients import cli, tasks
+from causal_oracle.clients.engine import PROFILES, verify, verify_input
+from causal_oracle.clients.remote import (
+    AsyncOracleClient,
+    DeadlineExceeded,
+    OracleClient,
+    RemoteError,
+    make_request,
+    pb,
+)
+from causal_oracle.oracle.errors import BudgetExceeded, InputError
+from causal_oracle.parser.errors import ParseError
+from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
+from causal_oracle.server import SERVICE_NAME, OracleServer, ServerConfig
 from conftest import load_rows
 from google.protobuf import descriptor_pool
 from google.rpc import error_details_pb2
@@ -30,22 +45,6 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 from grpc_status import rpc_status
-
-import server
-from clients import cli, tasks
-from clients.engine import PROFILES, verify, verify_input
-from clients.remote import (
-    AsyncOracleClient,
-    DeadlineExceeded,
-    OracleClient,
-    RemoteError,
-    make_request,
-    pb,
-)
-from oracle.errors import BudgetExceeded, InputError
-from parser.errors import ParseError
-from proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
-from server import SERVICE_NAME, OracleServer, ServerConfig
 
 # ---- a server in a thread ------------------------------------------------------------------
 
@@ -553,7 +552,7 @@ def test_graceful_shutdown() -> None:
 
 def test_sigterm_stops_the_server_process() -> None:
     root = Path(__file__).parent.parent
-    process = subprocess.Popen([sys.executable, str(root / "server.py"), "--port", "0",
+    process = subprocess.Popen([sys.executable, "-m", "causal_oracle.server", "--port", "0",
                                 "--workers", "1", "--grace", "5"], cwd=root,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

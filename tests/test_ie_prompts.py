@@ -6,14 +6,13 @@ import random
 from pathlib import Path
 
 import pytest
-
-from clients.ie_render import read_templates, render_ie_prompt
-from clients.tasks import answer, audit_row, grade
-from oracle.check_tasks import check_answer
-from oracle.tasks.intervention import intervention_effect
-from oracle.tasks.model import IEKind
-from parser.errors import ParseError
-from parser.ie import parse_ie
+from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
+from causal_oracle.clients.tasks import answer, audit_row, grade
+from causal_oracle.oracle.check_tasks import check_answer
+from causal_oracle.oracle.tasks.intervention import intervention_effect
+from causal_oracle.oracle.tasks.model import IEKind
+from causal_oracle.parser.errors import ParseError
+from causal_oracle.parser.ie import parse_ie
 
 DATA = Path(__file__).parent / "data" / "ie"
 TEMPLATES = [row for path in sorted(DATA.glob("*/*.csv")) for row in read_templates(path)]

@@ -6,15 +6,14 @@ import dataclasses
 
 import networkx as nx
 import pytest
+from causal_oracle.clients.engine import verify
+from causal_oracle.oracle.check import check
+from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.relations import Profile, holds
+from causal_oracle.oracle.statements import RelationKind, SurfaceForm
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_equivalence import dags
-
-from clients.engine import verify
-from oracle.check import check
-from oracle.graph import Dag
-from oracle.relations import Profile, holds
-from oracle.statements import RelationKind, SurfaceForm
 
 FORMS = {
     RelationKind.DIRECT_CAUSE: [SurfaceForm.DIRECTLY_CAUSES],
@@ -107,7 +106,7 @@ def test_checker_rejects_tampered_certificates(hypothesis: str) -> None:
 
 def test_checker_rejects_a_fake_inconsistency() -> None:
     result = verify(P4, "A directly causes B.")
-    from oracle.certificate import ConflictEvidence
+    from causal_oracle.oracle.certificate import ConflictEvidence
 
     fake = dataclasses.replace(result.verdict.certificate, verdict="inconsistent", members=(),
                                witnesses=(), conflict=ConflictEvidence(
@@ -118,7 +117,7 @@ def test_checker_rejects_a_fake_inconsistency() -> None:
 @settings(max_examples=150, deadline=None)
 @given(dags(max_n=6), st.data())
 def test_witness_exists_exactly_when_the_fast_test_holds(dag: Dag, data: st.DataObject) -> None:
-    from oracle.relations import witness
+    from causal_oracle.oracle.relations import witness
 
     p = data.draw(st.integers(0, dag.n - 1))
     q = data.draw(st.integers(0, dag.n - 1).filter(lambda v: v != p))
@@ -132,7 +131,7 @@ def test_witness_exists_exactly_when_the_fast_test_holds(dag: Dag, data: st.Data
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(dags(max_n=5, min_n=5), min_size=1, max_size=6), st.data())
 def test_class_wide_evaluation_matches_per_member(members: list[Dag], data: st.DataObject) -> None:
-    from oracle.relations import holds_in_members
+    from causal_oracle.oracle.relations import holds_in_members
 
     p = data.draw(st.integers(0, 4))
     q = data.draw(st.integers(0, 4).filter(lambda v: v != p))

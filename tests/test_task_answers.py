@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from clients.tasks import add_cli_commands, answer, grade
-from oracle.tasks.model import PathsClaim, SetClaim, ValuesClaim, YesNoClaim
-from parser.errors import ParseError
-from parser.task_answers import normalise, parse_answer
+from causal_oracle.clients.tasks import add_cli_commands, answer, grade
+from causal_oracle.oracle.tasks.model import PathsClaim, SetClaim, ValuesClaim, YesNoClaim
+from causal_oracle.parser.errors import ParseError
+from causal_oracle.parser.task_answers import normalise, parse_answer
 
 DATA = Path(__file__).parent / "data" / "cibench" / "items_sample.jsonl"
 ROWS = [json.loads(line) for line in DATA.open(encoding="utf-8")]

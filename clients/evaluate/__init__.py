@@ -27,13 +27,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clients.engine import PROFILES
-from clients.evaluate.baselines import BASELINES
-from clients.evaluate.data import ALL_TASKS
-from clients.evaluate.run import EvalConfig, run_eval
-from clients.evaluate.runner import DTYPES, MODES
-from clients.progress import progress_bar
-from oracle.errors import InputError
+from causal_oracle.clients.engine import PROFILES
+from causal_oracle.clients.evaluate.baselines import BASELINES
+from causal_oracle.clients.evaluate.data import ALL_TASKS
+from causal_oracle.clients.evaluate.run import EvalConfig, run_eval
+from causal_oracle.clients.evaluate.runner import DTYPES, MODES
+from causal_oracle.clients.progress import progress_bar
+from causal_oracle.oracle.errors import InputError
 
 
 def _progress(done: int, total: int, seconds: float, tokens: int) -> None:

@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clients.evaluate.data import Item
-from clients.evaluate.prompts import ANSWER_WORDS
-from clients.evaluate.runner import Output
-from oracle.errors import InputError
-from oracle.tasks.model import ValuesClaim
-from parser.task_answers import parse_answer
+from causal_oracle.clients.evaluate.data import Item
+from causal_oracle.clients.evaluate.prompts import ANSWER_WORDS
+from causal_oracle.clients.evaluate.runner import Output
+from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.tasks.model import ValuesClaim
+from causal_oracle.parser.task_answers import parse_answer
 
 BASELINES = ("majority", "random-uniform", "random-proportional", "oracle")
 

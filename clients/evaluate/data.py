@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clients.audit import read_rows
-from oracle.errors import InputError
+from causal_oracle.clients.audit import read_rows
+from causal_oracle.oracle.errors import InputError
 
 CORR2CAUSE = "corr2cause"
 TASK_NAMES = ("CP", "BA", "FI", "CI", "IE")

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from clients.evaluate.data import CORR2CAUSE, TASK_NAMES
+from causal_oracle.clients.evaluate.data import CORR2CAUSE, TASK_NAMES
 
 
 def _ratio(a: int, b: int) -> float:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clients.evaluate.data import CORR2CAUSE
+from causal_oracle.clients.evaluate.data import CORR2CAUSE
 
 
 def _pct(x: float | None) -> str:

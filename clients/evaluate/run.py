@@ -28,15 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clients.evaluate.baselines import BASELINES, Baseline, Reference
-from clients.evaluate.data import CORR2CAUSE, Item, load_items
-from clients.evaluate.metrics import compute_metrics
-from clients.evaluate.prompts import ANSWER_WORDS, Prompter
-from clients.evaluate.report import bar_chart, markdown_table
-from clients.evaluate.runner import MODES, HFRunner, Output, plan_batches
-from clients.evaluate.scoring import make_scorer, meta_of
-from oracle.errors import BudgetExceeded, InputError
-from parser.task_answers import parse_answer
+from causal_oracle.clients.evaluate.baselines import BASELINES, Baseline, Reference
+from causal_oracle.clients.evaluate.data import CORR2CAUSE, Item, load_items
+from causal_oracle.clients.evaluate.metrics import compute_metrics
+from causal_oracle.clients.evaluate.prompts import ANSWER_WORDS, Prompter
+from causal_oracle.clients.evaluate.report import bar_chart, markdown_table
+from causal_oracle.clients.evaluate.runner import MODES, HFRunner, Output, plan_batches
+from causal_oracle.clients.evaluate.scoring import make_scorer, meta_of
+from causal_oracle.oracle.errors import BudgetExceeded, InputError
+from causal_oracle.parser.task_answers import parse_answer
 
 UNREADABLE = "UNREADABLE"
 BINARY_NEW_TOKENS, OPEN_NEW_TOKENS = 8, 256

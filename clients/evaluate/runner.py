@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clients.evaluate.prompts import ANSWER_WORDS
-from oracle.errors import InputError
+from causal_oracle.clients.evaluate.prompts import ANSWER_WORDS
+from causal_oracle.oracle.errors import InputError
 
 MODES = ("logits", "generate")
 DTYPES = ("auto", "float32", "float16", "bfloat16")

@@ -27,9 +27,9 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-from clients import engine
-from clients.evaluate.data import CORR2CAUSE, Item
-from oracle.errors import InputError
+from causal_oracle.clients import engine
+from causal_oracle.clients.evaluate.data import CORR2CAUSE, Item
+from causal_oracle.oracle.errors import InputError
 
 
 class Scorer(Protocol):
@@ -55,18 +55,18 @@ class InProcessScorer:
         return verdict.label, verdict.relation
 
     def answer(self, prompt: str, task: str) -> str:
-        from clients import tasks
+        from causal_oracle.clients import tasks
 
         return str(tasks.answer(prompt, task)["answer_text"])
 
     def grade(self, prompt: str, answer_text: str, task: str) -> tuple[bool | None, str]:
-        from clients import tasks
+        from causal_oracle.clients import tasks
 
         result = tasks.grade(prompt, answer_text, task)
         return result["correct"], str(result["normalised"])
 
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None:
-        from clients import tasks
+        from causal_oracle.clients import tasks
 
         if not row.get("truth"):
             return None
@@ -78,9 +78,9 @@ def make_scorer(server: str | None = None, profile: str = "corr2cause") -> Any:
     if server is None:
         return InProcessScorer(profile)
     try:
-        remote = importlib.import_module("clients.remote")
+        remote = importlib.import_module("causal_oracle.clients.remote")
     except ModuleNotFoundError as error:
-        if error.name not in ("clients.remote",):
+        if error.name not in ("causal_oracle.clients.remote",):
             raise InputError(f"--server needs {error.name!r}, which is not installed "
                              f"(pip install 'causal-oracle[grpc]' or see README)") from error
         raise InputError("--server needs the gRPC client (clients/remote.py), which this "

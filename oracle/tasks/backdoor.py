@@ -33,8 +33,8 @@ from collections import deque
 from dataclasses import dataclass
 from itertools import combinations
 
-from oracle.errors import BudgetExceeded
-from oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
+from causal_oracle.oracle.errors import BudgetExceeded
+from causal_oracle.oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
 
 MAX_SUBSETS = 1 << 17  # subsets examined before giving up with BudgetExceeded
 

@@ -26,7 +26,7 @@ Public functions: ``evaluate``, ``factual``, ``counterfactual``.
 
 from __future__ import annotations
 
-from oracle.tasks.model import (
+from causal_oracle.oracle.tasks.model import (
     BooleanSCM,
     CounterfactualQuestion,
     FactualQuestion,
@@ -44,7 +44,7 @@ def evaluate(scm: BooleanSCM, observed: tuple[Literal, ...],
              whatif: tuple[Literal, ...] = ()) -> tuple[dict[int, bool], tuple[TraceStep, ...]]:
     """The value of every event and the trace, after the what-if interventions.
 
-    >>> from oracle.tasks.model import Rule
+    >>> from causal_oracle.oracle.tasks.model import Rule
     >>> scm = BooleanSCM(("a", "x"), (Rule(1, (Literal(0, False),)),))
     >>> evaluate(scm, (Literal(0, True),))[0]
     {0: True, 1: False}

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from oracle.tasks.backdoor import SetVerdict, check_set
-from oracle.tasks.intervention import intervened_graph
-from oracle.tasks.model import (
+from causal_oracle.oracle.tasks.backdoor import SetVerdict, check_set
+from causal_oracle.oracle.tasks.intervention import intervened_graph
+from causal_oracle.oracle.tasks.model import (
     Answer,
     BackdoorAnswer,
     BackdoorQuestion,

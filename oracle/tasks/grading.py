@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.errors import InputError
-from oracle.tasks.backdoor import SetVerdict, check_set
-from oracle.tasks.explain import format_path, format_set, verdict_reason
-from oracle.tasks.model import (
+from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.tasks.backdoor import SetVerdict, check_set
+from causal_oracle.oracle.tasks.explain import format_path, format_set, verdict_reason
+from causal_oracle.oracle.tasks.model import (
     Answer,
     BackdoorQuestion,
     Claim,

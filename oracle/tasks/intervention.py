@@ -24,13 +24,13 @@ Public functions: ``intervened_graph``, ``intervention_effect``.
 
 from __future__ import annotations
 
-from oracle.tasks.model import (
+from causal_oracle.oracle.tasks.model import (
     IEKind,
     InterventionAnswer,
     InterventionQuestion,
     TaskGraph,
 )
-from oracle.tasks.paths import paths_between
+from causal_oracle.oracle.tasks.paths import paths_between
 
 
 def intervened_graph(question: InterventionQuestion) -> TaskGraph:
@@ -51,7 +51,7 @@ def _relation(graph: TaskGraph, kind: IEKind, a: int, b: int) -> tuple[int, ...]
 def intervention_effect(question: InterventionQuestion) -> InterventionAnswer:
     """Answer the question in ``G^V`` and compute κ = C(G) − C(G^V).
 
-    >>> from oracle.tasks.model import Intervention
+    >>> from causal_oracle.oracle.tasks.model import Intervention
     >>> g = TaskGraph(("K", "Q", "D"), frozenset({(0, 1), (1, 2)}))
     >>> a = intervention_effect(InterventionQuestion(g, (Intervention(1, "q"),),
     ...                                              IEKind.CAUSE, 0, 2))

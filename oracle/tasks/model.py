@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
-from oracle.errors import InputError
-from oracle.graph import reach_from
+from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.graph import reach_from
 
 
 def bits(mask: int) -> list[int]:
@@ -330,9 +330,16 @@ class ValuesClaim:
 
 @dataclass(frozen=True)
 class YesNoClaim:
-    """IE model answer."""
+    """IE model answer, and a yes/no (valid/invalid, true/false) Corr2Cause answer."""
 
     yes: bool
+
+
+@dataclass(frozen=True)
+class RelationClaim:
+    """A 3-class Corr2Cause answer: ``entailment``, ``neutral`` or ``contradiction``."""
+
+    relation: str
 
 
 Claim = PathsClaim | SetClaim | ValuesClaim | YesNoClaim

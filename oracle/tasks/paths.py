@@ -16,7 +16,7 @@ Public function: ``causal_paths``.
 
 from __future__ import annotations
 
-from oracle.tasks.model import PathsAnswer, PathsQuestion, TaskGraph, bits
+from causal_oracle.oracle.tasks.model import PathsAnswer, PathsQuestion, TaskGraph, bits
 
 
 def paths_between(graph: TaskGraph, source: int, target: int) -> list[tuple[int, ...]]:

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from proto.causal_oracle.v1 import oracle_pb2 as proto_dot_causal__oracle_dot_v1_dot_oracle__pb2
+from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in proto/causal_oracle/v1/oracle_pb2_grpc.py depends on'
+        + ' but the generated code in causal_oracle/proto/causal_oracle/v1/oracle_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -37,18 +37,18 @@ class OracleStub:
         """
         self.Verify = channel.unary_unary(
                 '/causal_oracle.v1.Oracle/Verify',
-                request_serializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyRequest.SerializeToString,
-                response_deserializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyResponse.FromString,
+                request_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyRequest.SerializeToString,
+                response_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyResponse.FromString,
                 _registered_method=True)
         self.VerifyStream = channel.stream_stream(
                 '/causal_oracle.v1.Oracle/VerifyStream',
-                request_serializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamRequest.SerializeToString,
-                response_deserializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamResponse.FromString,
+                request_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamRequest.SerializeToString,
+                response_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamResponse.FromString,
                 _registered_method=True)
         self.Answer = channel.unary_unary(
                 '/causal_oracle.v1.Oracle/Answer',
-                request_serializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.SerializeToString,
-                response_deserializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.FromString,
+                request_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.SerializeToString,
+                response_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.FromString,
                 _registered_method=True)
 
 
@@ -82,18 +82,18 @@ def add_OracleServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Verify': grpc.unary_unary_rpc_method_handler(
                     servicer.Verify,
-                    request_deserializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyRequest.FromString,
-                    response_serializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyResponse.SerializeToString,
+                    request_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyRequest.FromString,
+                    response_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyResponse.SerializeToString,
             ),
             'VerifyStream': grpc.stream_stream_rpc_method_handler(
                     servicer.VerifyStream,
-                    request_deserializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamRequest.FromString,
-                    response_serializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamResponse.SerializeToString,
+                    request_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamRequest.FromString,
+                    response_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamResponse.SerializeToString,
             ),
             'Answer': grpc.unary_unary_rpc_method_handler(
                     servicer.Answer,
-                    request_deserializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.FromString,
-                    response_serializer=proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.SerializeToString,
+                    request_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.FromString,
+                    response_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -122,8 +122,8 @@ class Oracle:
             request,
             target,
             '/causal_oracle.v1.Oracle/Verify',
-            proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyRequest.SerializeToString,
-            proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyResponse.FromString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyRequest.SerializeToString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -149,8 +149,8 @@ class Oracle:
             request_iterator,
             target,
             '/causal_oracle.v1.Oracle/VerifyStream',
-            proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamRequest.SerializeToString,
-            proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamResponse.FromString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamRequest.SerializeToString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyStreamResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -176,8 +176,8 @@ class Oracle:
             request,
             target,
             '/causal_oracle.v1.Oracle/Answer',
-            proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.SerializeToString,
-            proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.FromString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.SerializeToString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,52 @@
+"""causal-oracle: certified answers for causal-reasoning benchmarks.
+
+The library API is a handful of verbs (see ``causal_oracle.api`` for their full
+documentation)::
+
+    import causal_oracle as co
+    co.verify(premise, hypothesis)        # Corr2Cause label, class, certificate
+    co.explain(premise, hypothesis)       # the derivation in words (text/json/dot)
+    co.answer(prompt)                     # CI-Bench CP/BA/FI/CI, IE, or Corr2Cause
+    co.grade(prompt, model_answer)        # is a model's answer right?
+    co.audit("data.jsonl")                # re-derive every gold label of a dataset
+
+Every answer's certificate has been re-verified by the independent checker.
+Everything not listed in ``__all__`` is internal and may change.
+"""
+
+from causal_oracle.api import (
+    AuditReport,
+    BudgetExceeded,
+    Grade,
+    InputError,
+    OracleError,
+    ParseError,
+    Profile,
+    TaskAnswer,
+    VerifyResult,
+    answer,
+    audit,
+    explain,
+    grade,
+    verify,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AuditReport",
+    "BudgetExceeded",
+    "Grade",
+    "InputError",
+    "OracleError",
+    "ParseError",
+    "Profile",
+    "TaskAnswer",
+    "VerifyResult",
+    "__version__",
+    "answer",
+    "audit",
+    "explain",
+    "grade",
+    "verify",
+]

@@ -1,0 +1,397 @@
+"""The library API: the verbs an evaluation pipeline calls in-process.
+
+A benchmark item is *verified* when the oracle has derived its correct answer,
+attached a certificate, and had that certificate re-verified by the independent
+checker (``causal_oracle.oracle.check`` / ``check_tasks``, which share no code with
+the solvers).  Every result returned here has been verified; a certificate the
+checker rejects raises instead of being returned.
+
+Corr2Cause items (DESIGN.md §3.1) are a premise — a closed-world list of
+correlations and conditional independences — and a hypothesis about one ordered
+pair of variables.  The label is *entailment* when the hypothesis holds in every
+DAG of the premise's Markov equivalence class, *contradiction* when it holds in
+none, *neutral* otherwise; the binary label is 1 iff entailment, and a premise no
+DAG fits is *inconsistent* (no label).  Other tasks (DESIGN.md §3.2–3.3): CI-Bench
+CP, BA, FI, CI and the intervention-effect questions (IE).
+
+Verbs
+-----
+verify(premise, hypothesis=None, *, profile="corr2cause")
+    Label one Corr2Cause item → ``VerifyResult``.
+explain(premise, hypothesis=None, *, profile=..., format="text")
+    The derivation in words (or JSON / Graphviz DOT) → ``str``.
+answer(prompt, task=None)
+    The certified answer to a CP/BA/FI/CI/IE question or a Corr2Cause item
+    → ``TaskAnswer``.
+grade(prompt, model_answer, task=None)
+    Read a model's answer and grade it against the oracle → ``Grade``.
+audit(source, *, profile=..., workers=1, columns=None)
+    Re-derive every gold label of a dataset (a file or rows) → ``AuditReport``.
+
+Errors: ``InputError`` (``ParseError`` for text the grammar rejects, with line,
+column and the expected tokens) for bad input; ``BudgetExceeded`` when a size or
+time budget is exceeded.  Both derive from ``OracleError``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from causal_oracle.clients import engine, tasks
+from causal_oracle.clients.audit import AuditReport, Columns, audit_rows, run_audit
+from causal_oracle.clients.engine import VerifyResult
+from causal_oracle.oracle.errors import BudgetExceeded, InputError, OracleError
+from causal_oracle.oracle.relations import Profile
+from causal_oracle.parser.errors import ParseError
+
+CORR2CAUSE = "corr2cause"
+_EXPLANATION_FORMATS = ("text", "json", "dot")
+
+
+@dataclass(frozen=True)
+class TaskAnswer:
+    """The oracle's certified answer to one question.
+
+    Attributes
+    ----------
+    task : str
+        ``"CP"``, ``"BA"``, ``"FI"``, ``"CI"``, ``"IE"`` or ``"corr2cause"``.
+    answer : Any
+        The answer as data: CP a list of paths (lists of names); BA
+        ``{"adjustment_needed", "minimal_sets", "parents_set", ...}``; FI/CI
+        ``{name: happened}``; IE ``{"answer": "yes"|"no", "kappa", ...}``;
+        Corr2Cause ``{"label", "relation", "class_size", "holds_in"}``.
+    answer_text : str
+        The answer as a model is expected to write it.
+    explanation : str
+        Why the answer is right, in words.
+    certificate_checked : bool
+        Always True: the independent checker re-verified the certificate.
+    """
+
+    task: str
+    answer: Any
+    answer_text: str
+    explanation: str
+    certificate_checked: bool
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The grade of a model's answer.
+
+    Attributes
+    ----------
+    task : str
+        As in ``TaskAnswer``.
+    correct : bool or None
+        None when the answer cannot be read (``normalised == "UNREADABLE"``) or
+        the item has no right answer (an inconsistent Corr2Cause premise).
+    normalised : str
+        What the answer was read as, or ``"UNREADABLE"``.
+    expected : str or None
+        The oracle's answer in the same form.
+    reason : str
+        Why the grade is what it is (for an unreadable answer: where reading failed).
+    """
+
+    task: str
+    correct: bool | None
+    normalised: str
+    expected: str | None
+    reason: str
+
+
+def _is_corr2cause(text: str, task: str | None) -> bool:
+    if task is not None:
+        return task.lower() == CORR2CAUSE
+    head = text.lstrip()
+    return head.startswith("Premise:") and "Hypothesis:" in head
+
+
+def _profile(profile: str | Profile) -> Profile:
+    if isinstance(profile, Profile):
+        return profile
+    try:
+        return Profile(profile)
+    except ValueError:
+        names = ", ".join(p.value for p in Profile)
+        raise InputError(f"unknown profile {profile!r}; expected one of {names}") from None
+
+
+def verify(premise: str, hypothesis: str | None = None, *,
+           profile: str | Profile = Profile.CORR2CAUSE) -> VerifyResult:
+    """Label a Corr2Cause hypothesis against its premise.
+
+    Parameters
+    ----------
+    premise : str
+        The premise text exactly as the benchmark writes it — or, with
+        ``hypothesis`` omitted, the published layout
+        ``"Premise: …\\nHypothesis: …"``.
+    hypothesis : str, optional
+        The hypothesis text ("A directly causes B.", paraphrases included).
+    profile : {"corr2cause", "loose", "strict"} or Profile
+        The semantics profile (DESIGN.md §3.1); default ``"corr2cause"``.
+
+    Returns
+    -------
+    VerifyResult
+        ``label`` (1, 0, or None when the premise is inconsistent), ``relation``
+        (entailment / neutral / contradiction / inconsistent), ``class_size``,
+        ``holds_in``, ``ambiguous``; ``reason()`` is one line of why,
+        ``summary()`` a JSON-ready dict, ``explain(fmt)`` the derivation.
+
+    Raises
+    ------
+    ParseError
+        The text is not Corr2Cause text; the message gives line, column and the
+        expected tokens.
+    InputError
+        The text parses but is not a valid item (e.g. an unknown variable).
+    BudgetExceeded
+        The premise is over a size or solver budget.
+
+    Examples
+    --------
+    >>> import causal_oracle as co
+    >>> premise = ("Suppose there is a closed system of 3 variables, A, B and C. "
+    ...            "All the statistical relations among these 3 variables are as follows: "
+    ...            "A correlates with C. B correlates with C. However, A is independent of B.")
+    >>> result = co.verify(premise, "A directly causes C.")
+    >>> result.label, result.relation, result.class_size
+    (1, 'entailment', 1)
+    >>> co.verify(premise, "C directly causes A.").relation
+    'contradiction'
+    >>> co.verify("Premise: " + premise + "\\nHypothesis: A causes something else which "
+    ...           "causes C.").label
+    0
+    """
+    prof = _profile(profile)
+    if hypothesis is None:
+        return engine.verify_input(premise, prof)
+    return engine.verify(premise, hypothesis, prof)
+
+
+def explain(premise: str, hypothesis: str | None = None, *,
+            profile: str | Profile = Profile.CORR2CAUSE, format: str = "text") -> str:
+    """Explain the label of a Corr2Cause item: the derivation in words.
+
+    Parameters
+    ----------
+    premise, hypothesis, profile
+        As for ``verify``.
+    format : {"text", "json", "dot"}
+        Plain text (adjacencies, colliders, forced orientations, the class, the
+        hypothesis per member); a JSON document of the same; or Graphviz DOT.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError, ParseError, BudgetExceeded
+        As for ``verify``; ``InputError`` also for an unknown ``format``.
+
+    Examples
+    --------
+    >>> import causal_oracle as co
+    >>> premise = ("Suppose there is a closed system of 3 variables, A, B and C. "
+    ...            "All the statistical relations among these 3 variables are as follows: "
+    ...            "A correlates with C. B correlates with C. However, A is independent of B.")
+    >>> text = co.explain(premise, "A directly causes C.")
+    >>> print(text.splitlines()[-1])
+    Conclusion: entailment (valid): the relation holds in every member.
+    >>> "C is a collider A→C←B" in text
+    True
+    """
+    if format not in _EXPLANATION_FORMATS:
+        raise InputError(f"unknown explanation format {format!r}; expected one of "
+                         f"{', '.join(_EXPLANATION_FORMATS)}")
+    return verify(premise, hypothesis, profile=profile).explain(format)
+
+
+def answer(prompt: str, task: str | None = None) -> TaskAnswer:
+    """Derive the certified answer to one benchmark question.
+
+    Parameters
+    ----------
+    prompt : str
+        The question exactly as the model sees it: a CI-Bench CP/BA/FI/CI
+        question, an intervention-effect (IE) prompt, or a Corr2Cause item in the
+        published layout ``"Premise: …\\nHypothesis: …"``.
+    task : {"CP", "BA", "FI", "CI", "IE", "corr2cause"}, optional
+        Detected from the text when omitted.
+
+    Returns
+    -------
+    TaskAnswer
+
+    Raises
+    ------
+    ParseError, InputError, BudgetExceeded
+        Bad text (with line and column), an unknown task, or a budget exceeded.
+
+    Examples
+    --------
+    >>> import causal_oracle as co
+    >>> prompt = ("I'm going to describe a causal graphical model. There are two "
+    ...           "variables: P and F. P causes F. These are all the causal relationships "
+    ...           "in the graph. Suppose we perform the perfect intervention, do(P=p). "
+    ...           "\\nIn this intervened causal graphical model, does P cause F?")
+    >>> result = co.answer(prompt)
+    >>> result.task, result.answer_text, result.certificate_checked
+    ('IE', 'yes', True)
+    """
+    if _is_corr2cause(prompt, task):
+        result = verify(prompt)
+        return TaskAnswer(
+            task=CORR2CAUSE,
+            answer={"label": result.label, "relation": result.relation,
+                    "class_size": result.class_size, "holds_in": result.holds_in},
+            answer_text="" if result.label is None else ("yes" if result.label else "no"),
+            explanation=result.explain("text"), certificate_checked=result.check.ok)
+    out = tasks.answer(prompt, task)
+    return TaskAnswer(task=out["task"], answer=out["answer"], answer_text=out["answer_text"],
+                      explanation=out["explanation"],
+                      certificate_checked=out["certificate_checked"])
+
+
+def grade(prompt: str, model_answer: str, task: str | None = None) -> Grade:
+    """Grade a model's answer against the oracle's certified answer.
+
+    Answers are read the way models write them: reasoning followed by a verdict,
+    ``<answer>…</answer>`` tags, a closing "Answer: …" line, markdown bold.  For
+    BA any valid adjustment set is correct, not only a reference set.
+
+    Parameters
+    ----------
+    prompt : str
+        The question, as for ``answer``.
+    model_answer : str
+        The model's reply.
+    task : str, optional
+        As for ``answer``.
+
+    Returns
+    -------
+    Grade
+        ``correct`` is None (never False) when the answer cannot be read.
+
+    Raises
+    ------
+    ParseError, InputError, BudgetExceeded
+        For a bad *prompt*; an unreadable *answer* is a grade, not an error.
+
+    Examples
+    --------
+    >>> import causal_oracle as co
+    >>> item = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. "
+    ...         "All the statistical relations among these 3 variables are as follows: "
+    ...         "A correlates with C. B correlates with C. However, A is independent of B."
+    ...         "\\nHypothesis: C directly causes A.")
+    >>> co.grade(item, "Let me think. C is a collider.\\nAnswer: **No**").correct
+    True
+    >>> co.grade(item, "entailment").correct
+    False
+    >>> co.grade(item, "It depends.").normalised
+    'UNREADABLE'
+    """
+    if _is_corr2cause(prompt, task):
+        result = verify(prompt)
+        graded = engine.grade_answer(result, model_answer)
+        return Grade(task=CORR2CAUSE, correct=graded["correct"],  # type: ignore[arg-type]
+                     normalised=str(graded["normalised"]),
+                     expected=graded["expected"],  # type: ignore[arg-type]
+                     reason=str(graded["reason"]))
+    out = tasks.grade(prompt, model_answer, task)
+    return Grade(task=out["task"], correct=out["correct"], normalised=out["normalised"],
+                 expected=out["expected"], reason=out["reason"])
+
+
+def audit(source: str | os.PathLike[str] | Iterable[dict[str, Any]], *,
+          profile: str | Profile = Profile.CORR2CAUSE, workers: int = 1,
+          columns: dict[str, str] | None = None) -> AuditReport:
+    """Re-derive every gold label of a dataset and report each disagreement.
+
+    Parameters
+    ----------
+    source : path or iterable of dict
+        A JSONL or CSV file, or rows in memory.  Corr2Cause rows have
+        ``premise``/``hypothesis``/``label`` (the generator's layout) or
+        ``input``/``label`` (the published layout); CI-Bench and IE rows have
+        ``task``, ``prompt`` and ``truth``/``label``.
+    profile : str or Profile
+        The semantics profile for Corr2Cause rows.
+    workers : int
+        Worker processes for a file (rows in memory are audited in this process).
+    columns : dict, optional
+        Column names that differ from the defaults, e.g. ``{"label": "gold"}``;
+        keys ``premise``, ``hypothesis``, ``input``, ``label``, ``relation``, ``id``.
+
+    Returns
+    -------
+    AuditReport
+        ``summary`` counts (items, agree, disagree, ambiguous, inconsistent,
+        unreadable), the ``disagreements`` with their certificates, the
+        ``inconsistent`` premises with reasons, the ``unreadable`` rows with
+        their errors; ``to_json()`` is the report ``causal-oracle audit`` writes.
+
+    Raises
+    ------
+    InputError
+        The file does not exist, or an unknown column key or profile is given.
+        A bad row is never an error: it is counted as unreadable.
+
+    Examples
+    --------
+    >>> import causal_oracle as co
+    >>> premise = ("Suppose there is a closed system of 3 variables, A, B and C. "
+    ...            "All the statistical relations among these 3 variables are as follows: "
+    ...            "A correlates with C. B correlates with C. However, A is independent of B.")
+    >>> rows = [{"premise": premise, "hypothesis": "A directly causes C.", "label": 1},
+    ...         {"premise": premise, "hypothesis": "C directly causes A.", "label": 1},
+    ...         {"premise": premise, "hypothesis": "A directly causes", "label": 0}]
+    >>> report = co.audit(rows)
+    >>> s = report.summary
+    >>> s.items, s.agree, s.disagree, s.unreadable
+    (3, 1, 1, 1)
+    >>> report.disagreements[0]["derived_relation"]
+    'contradiction'
+    """
+    prof = _profile(profile).value
+    known = set(Columns.__dataclass_fields__)
+    unknown = set(columns or {}) - known
+    if unknown:
+        raise InputError(f"unknown column key(s) {', '.join(sorted(unknown))}; expected "
+                         f"{', '.join(sorted(known))}")
+    cols = Columns(**(columns or {}))
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if not path.is_file():
+            raise InputError(f"no such file: {path}")
+        return run_audit(path, cols=cols, profile=prof, workers=max(1, workers))
+    return audit_rows(source, cols=cols, profile=prof)
+
+
+__all__ = [
+    "AuditReport",
+    "BudgetExceeded",
+    "Grade",
+    "InputError",
+    "OracleError",
+    "ParseError",
+    "Profile",
+    "TaskAnswer",
+    "VerifyResult",
+    "answer",
+    "audit",
+    "explain",
+    "grade",
+    "verify",
+]

@@ -47,6 +47,12 @@ from functools import lru_cache, partial
 from typing import Any
 
 import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
+
 from causal_oracle.clients import serve_cli
 from causal_oracle.clients.serve_cli import (
     DEFAULT_CACHE_ITEMS,
@@ -55,11 +61,6 @@ from causal_oracle.clients.serve_cli import (
 )
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
-from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
-from grpc_status import rpc_status
 
 log = logging.getLogger("causal_oracle.server")
 

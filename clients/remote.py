@@ -35,13 +35,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
+from google.rpc import status_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from causal_oracle.oracle.errors import BudgetExceeded, InputError, OracleError
 from causal_oracle.oracle.statements import RelationKind
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
-from google.rpc import status_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 __all__ = ["AsyncOracleClient", "DeadlineExceeded", "OracleClient", "RemoteError",
            "RemoteResult", "RemoteVerifier", "error_from_item", "error_from_rpc",

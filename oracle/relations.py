@@ -35,6 +35,14 @@ Witness = tuple[tuple[int, ...], ...]
 
 
 class Profile(enum.Enum):
+    """The semantics profile that reads a hypothesis (DESIGN.md §3.1).
+
+    ``CORR2CAUSE`` (default): textbook notions, collider/confounder by directed
+    paths sharing only the third node; ``LOOSE``: any common descendant/ancestor;
+    ``STRICT``: common child/parent, "a cause but not a direct one" = ancestor and
+    not parent.
+    """
+
     CORR2CAUSE = "corr2cause"
     LOOSE = "loose"
     STRICT = "strict"

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pysat.formula import CNF, IDPool
+from pysat.solvers import Solver
+
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.structure import Structure
-from pysat.formula import CNF, IDPool
-from pysat.solvers import Solver
 
 
 def orientation_literal(pool: IDPool, tail: int, head: int) -> int:

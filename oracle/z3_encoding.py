@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import z3
+
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.structure import Structure

@@ -33,6 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from lark import Token, Transformer, v_args
+
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.tasks.model import (
     BackdoorQuestion,
@@ -46,7 +48,6 @@ from causal_oracle.oracle.tasks.model import (
 )
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
-from lark import Token, Transformer, v_args
 
 _GRAMMAR = Path(__file__).with_name("cibench.lark")
 _TERMINAL_NAMES = {"WORD": "a word of a name", "$END": "end of text", "_THE": "'the'",

@@ -15,6 +15,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedInput, VisitError
+
 from causal_oracle.oracle.statements import (
     Correlation,
     Hypothesis,
@@ -25,8 +28,6 @@ from causal_oracle.oracle.statements import (
     SurfaceForm,
 )
 from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedInput, VisitError
 
 _GRAMMAR = Path(__file__).with_name("corr2cause.lark")
 _TERMINAL_NAMES = {"NAME": "a variable name", "COUNT": "a number", "$END": "end of text"}

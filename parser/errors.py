@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from causal_oracle.oracle.errors import InputError
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from causal_oracle.oracle.errors import InputError
 
 
 class ParseError(InputError):

@@ -12,10 +12,11 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from causal_oracle.oracle.errors import InputError
-from causal_oracle.parser.errors import ParseError, from_lark
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
+
+from causal_oracle.oracle.errors import InputError
+from causal_oracle.parser.errors import ParseError, from_lark
 
 
 @cache

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from lark import Token, Transformer, v_args
+
 from causal_oracle.oracle.tasks.model import (
     Claim,
     PathsClaim,
@@ -32,7 +34,6 @@ from causal_oracle.oracle.tasks.model import (
     YesNoClaim,
 )
 from causal_oracle.parser.grammar import load_grammar, run_parser
-from lark import Token, Transformer, v_args
 
 _GRAMMAR = Path(__file__).with_name("task_answers.lark")
 _TERMINAL_NAMES = {"WORD": "a word of a name", "_NL": "a new line", "$END": "end of text",

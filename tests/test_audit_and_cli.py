@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import DATA
+
 from causal_oracle.clients.audit import run_audit
 from causal_oracle.clients.cli import main
-from conftest import DATA
 
 P3 = ("Suppose there is a closed system of 3 variables, A, B and C. All the statistical "
       "relations among these 3 variables are as follows: A correlates with C. B correlates "

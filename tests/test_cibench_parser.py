@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from causal_oracle.oracle.tasks.model import (
     BackdoorQuestion,
     CounterfactualQuestion,

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from causal_oracle.clients.tasks import audit_row, grade
 from causal_oracle.oracle.check_tasks import CertificateRejected, backdoor_valid, check_answer
 from causal_oracle.oracle.tasks.backdoor import backdoor_sets, check_set
@@ -25,8 +28,6 @@ from causal_oracle.oracle.tasks.model import (
     TaskGraph,
 )
 from causal_oracle.oracle.tasks.paths import causal_paths
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 DATA = Path(__file__).parent / "data" / "cibench" / "items_sample.jsonl"
 ROWS = [json.loads(line) for line in DATA.open(encoding="utf-8")]

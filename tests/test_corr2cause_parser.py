@@ -5,11 +5,12 @@ from __future__ import annotations
 import csv
 
 import pytest
-from causal_oracle.oracle.statements import RelationKind, SurfaceForm
-from causal_oracle.parser import ParseError, parse_hypothesis, parse_item, parse_premise
 from conftest import DATA, load_rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from causal_oracle.oracle.statements import RelationKind, SurfaceForm
+from causal_oracle.parser import ParseError, parse_hypothesis, parse_item, parse_premise
 
 FILES = ["n2", "n3", "n4", "n4_fromZ", "n4_paraph", "n5_sample", "n6_sample"]
 PROPERTY_KIND = {

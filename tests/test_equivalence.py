@@ -5,6 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import load_rows
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from causal_oracle.oracle.bruteforce import all_dags, consistent_dags
 from causal_oracle.oracle.check import _markov_class
 from causal_oracle.oracle.dsep import d_separated, independence_set
@@ -16,9 +20,6 @@ from causal_oracle.oracle.statements import Independence, Premise
 from causal_oracle.oracle.structure import derive_structure
 from causal_oracle.oracle.z3_encoding import enumerate_members_z3
 from causal_oracle.parser import parse_premise
-from conftest import load_rows
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def premise_of(dag: Dag) -> Premise:

@@ -8,6 +8,7 @@ import types
 from pathlib import Path
 
 import pytest
+
 from causal_oracle.clients.cli import main
 from causal_oracle.clients.evaluate import EvalConfig, run_eval
 from causal_oracle.clients.evaluate.data import load_items, split_input

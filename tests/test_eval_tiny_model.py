@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from causal_oracle.clients.cli import main
 from causal_oracle.clients.evaluate.prompts import DEFAULT_CORR2CAUSE_TEMPLATE
 from causal_oracle.clients.evaluate.runner import HFRunner

@@ -22,6 +22,15 @@ from typing import Any
 
 import grpc
 import pytest
+from conftest import load_rows
+from google.protobuf import descriptor_pool
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
+    ProtoReflectionDescriptorDatabase,
+)
+from grpc_status import rpc_status
+
 from causal_oracle import server
 from causal_oracle.clients import cli, tasks
 from causal_oracle.clients.engine import PROFILES, verify, verify_input
@@ -37,14 +46,6 @@ from causal_oracle.oracle.errors import BudgetExceeded, InputError
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
 from causal_oracle.server import SERVICE_NAME, OracleServer, ServerConfig
-from conftest import load_rows
-from google.protobuf import descriptor_pool
-from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
-    ProtoReflectionDescriptorDatabase,
-)
-from grpc_status import rpc_status
 
 # ---- a server in a thread ------------------------------------------------------------------
 

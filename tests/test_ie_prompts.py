@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
 from causal_oracle.clients.tasks import answer, audit_row, grade
 from causal_oracle.oracle.check_tasks import check_answer

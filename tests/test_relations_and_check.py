@@ -6,14 +6,15 @@ import dataclasses
 
 import networkx as nx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_equivalence import dags
+
 from causal_oracle.clients.engine import verify
 from causal_oracle.oracle.check import check
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.relations import Profile, holds
 from causal_oracle.oracle.statements import RelationKind, SurfaceForm
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from test_equivalence import dags
 
 FORMS = {
     RelationKind.DIRECT_CAUSE: [SurfaceForm.DIRECTLY_CAUSES],

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from causal_oracle.clients.tasks import add_cli_commands, answer, grade
 from causal_oracle.oracle.tasks.model import PathsClaim, SetClaim, ValuesClaim, YesNoClaim
 from causal_oracle.parser.errors import ParseError

@@ -110,8 +110,8 @@ def audit_row(row: dict[str, Any]) -> dict[str, Any]:
     out["derived"] = answer_json(question, result)
     try:
         out["agree"], out["gold"] = _truth_matches(question, result, row)
-    except (KeyError, InputError) as error:
-        out["unreadable"] = f"row has no usable truth: {error}"
+    except (KeyError, TypeError, ValueError, InputError) as error:  # e.g. a number for a list
+        out["unreadable"] = f"row has no usable truth: {type(error).__name__}: {error}"
     return out
 
 

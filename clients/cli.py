@@ -37,12 +37,28 @@ def _add_item_arguments(p: argparse.ArgumentParser) -> None:
 def _add_server_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--server", metavar="HOST:PORT",
                    help="ask a running `causal-oracle serve` instead of computing in-process")
+    p.add_argument("--server-ca", metavar="PEM", help="use TLS, trusting this CA (or 'system')")
+    p.add_argument("--server-cert", metavar="PEM", help="client certificate (mutual TLS)")
+    p.add_argument("--server-key", metavar="PEM", help="client private key (mutual TLS)")
 
 
 def _client(args: argparse.Namespace) -> Any:
     from causal_oracle.clients.remote import OracleClient
 
-    return OracleClient(args.server)
+    def read(option: str, path: str | None) -> bytes | None:
+        if path is None or path == "system":
+            return None
+        try:
+            return Path(path).read_bytes()
+        except OSError as error:
+            raise InputError(f"{option} {path}: {error.strerror}") from None
+
+    if (args.server_cert is None) != (args.server_key is None):
+        raise InputError("mutual TLS needs both --server-cert and --server-key")
+    return OracleClient(args.server, tls=args.server_ca is not None,
+                        tls_root=read("--server-ca", args.server_ca),
+                        tls_client_cert=read("--server-cert", args.server_cert),
+                        tls_client_key=read("--server-key", args.server_key))
 
 
 def _run_item(args: argparse.Namespace, explanation: str | None = None) -> VerifyResult:

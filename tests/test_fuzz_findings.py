@@ -312,3 +312,36 @@ def test_mutual_tls_and_no_reflection(tmp_path: Path, capsys: pytest.CaptureFixt
         assert json.loads(capsys.readouterr().out)["relation"] == "entailment"
     finally:
         thread.stop(grace=1.0)
+
+
+# ---- deadlines: a worker that overruns is killed and replaced ------------------------------------
+
+def test_overrunning_worker_is_killed_and_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watchdog does not trust the cooperative budget: with its slack made negative
+    (so that it fires after 0.1 s), a slow item's worker is killed, the item gets
+    RESOURCE_EXHAUSTED, and the next call runs on a fresh pool."""
+    import asyncio
+
+    from test_grpc_service import premise_text
+
+    from causal_oracle import server
+
+    pool = server.WorkerPool(1, Limits(budget_s=30.0))
+    try:
+        pool.warm_up()
+        old = set(getattr(pool._executor, "_processes", {}).values())
+        slow = make_request(premise_text(8), "A directly causes B.").SerializeToString()
+        monkeypatch.setattr(server, "WATCHDOG_SLACK_S", -29.9)
+        [(ok, data)] = asyncio.run(pool.run("verify", [(slow, None)]))
+        assert not ok
+        error = pb.ItemError.FromString(data)
+        assert error.code == EXHAUSTED.value[0] and "replaced" in error.message
+        for process in old:
+            process.join(10)
+            assert not process.is_alive()
+        monkeypatch.setattr(server, "WATCHDOG_SLACK_S", 2.0)
+        quick = make_request(PREMISE, "A directly causes B.").SerializeToString()
+        [(ok, data)] = asyncio.run(pool.run("verify", [(quick, None)]))
+        assert ok and pb.VerifyResponse.FromString(data).relation == pb.RELATION_ENTAILMENT
+    finally:
+        pool.shutdown()

@@ -199,14 +199,14 @@ def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse
 
 def answer(service: svc.Service, request: pb.AnswerRequest) -> pb.AnswerResponse:
     """One Answer item: parse → solve → check → pack (and grade a model's answer)."""
-    task = request.task or None
-    result = service.answer(request.prompt, task)
+    given = request.model_answer if request.HasField("model_answer") else None
+    result = service.answer(request.prompt, request.task or None, model_answer=given)
     response = pb.AnswerResponse(
         task=result["task"], answer_text=result["answer_text"],
         answer_json=json.dumps(result["answer"], ensure_ascii=False),
         certificate_checked=result["certificate_checked"], explanation=result["explanation"])
-    if request.HasField("model_answer"):
-        graded = service.grade(request.prompt, request.model_answer, task)
+    if given is not None:
+        graded = result["grade"]
         response.grade = _GRADES[graded["correct"]]
         response.normalised_answer = graded["normalised"]
         response.grade_reason = graded["reason"] or ""

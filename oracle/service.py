@@ -421,20 +421,30 @@ class Service:
             check_answer(task, question, result)
         return result
 
-    def answer(self, prompt: str, task: str | None = None) -> dict[str, Any]:
-        """``{"task", "answer", "answer_text", "certificate_checked", "explanation"}``."""
+    def answer(self, prompt: str, task: str | None = None, *, model_answer: str | None = None
+               ) -> dict[str, Any]:
+        """``{"task", "answer", "answer_text", "certificate_checked", "explanation"}``, and
+        ``"grade"`` (as ``grade`` returns it) when a ``model_answer`` is given; the question
+        is parsed and solved once."""
+        if model_answer is not None:
+            self.check_text(model_answer, "model_answer")
         question = self.parse_question(prompt, task)
         result = self.solve(question)
-        return {"task": task_of(question), "answer": answer_json(question, result),
-                "answer_text": answer_text(question, result), "certificate_checked": True,
-                "explanation": explain_task(question, result)}
+        out = {"task": task_of(question), "answer": answer_json(question, result),
+               "answer_text": answer_text(question, result), "certificate_checked": True,
+               "explanation": explain_task(question, result)}
+        if model_answer is not None:
+            out["grade"] = self._grade(question, result, model_answer)
+        return out
 
     def grade(self, prompt: str, text: str, task: str | None = None) -> dict[str, Any]:
         """``{"task", "correct", "normalised", "reason", "expected", "certificate_checked"}``;
         ``correct`` None and ``normalised`` UNREADABLE when the answer cannot be read."""
         self.check_text(text, "model_answer")
         question = self.parse_question(prompt, task)
-        result = self.solve(question)
+        return self._grade(question, self.solve(question), text)
+
+    def _grade(self, question: Question, result: Answer, text: str) -> dict[str, Any]:
         name = task_of(question)
         out: dict[str, Any] = {"task": name, "expected": answer_text(question, result),
                                "certificate_checked": True}

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import multiprocessing
 import os
@@ -48,7 +47,7 @@ from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
@@ -56,7 +55,7 @@ from grpc_status import rpc_status
 from causal_oracle.oracle import service as svc
 from causal_oracle.oracle.budget import budget
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
-from causal_oracle.parser.errors import ParseError
+from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 
 log = logging.getLogger("causal_oracle.server")
@@ -71,155 +70,16 @@ STREAM_BATCH = 64  # at most this many stream items go to a worker at once
 STREAM_WINDOW = 4096  # stream items waiting for a worker (back-pressure on the reader)
 WATCHDOG_SLACK_S = 2.0  # a worker this far past its items' budgets is killed
 
-_INVALID, _EXHAUSTED, _DEADLINE = (code_pb2.INVALID_ARGUMENT, code_pb2.RESOURCE_EXHAUSTED,
-                                   code_pb2.DEADLINE_EXCEEDED)
-
-
-def _item_error(code: int, kind: str, message: str, field: str = "") -> pb.ItemError:
-    return pb.ItemError(code=code, kind=kind, message=message, field=field,
-                        description=message)
-
-
-def _error_of(error: BaseException) -> pb.ItemError:
-    """The ``ItemError`` of an exception raised while answering one item."""
-    if isinstance(error, ParseError):
-        fields = ("premise", "hypothesis", "input", "prompt")
-        return pb.ItemError(code=_INVALID, kind="parse_error", message=error.message,
-                            field=error.what if error.what in fields else "",
-                            line=error.line or 0, column=error.column or 0,
-                            expected=error.expected, context=error.context, what=error.what,
-                            description=error.describe())
-    if isinstance(error, InputError):
-        return pb.ItemError(code=_INVALID, kind="input_error", message=error.message,
-                            line=error.line or 0, column=error.column or 0,
-                            context=error.context, description=error.describe())
-    if isinstance(error, BudgetExceeded):
-        return _item_error(_EXHAUSTED, "budget_exceeded", str(error), "solver")
-    log.error("internal error: %s: %s", type(error).__name__, error)
-    return _item_error(code_pb2.INTERNAL, "internal", f"internal error: {type(error).__name__}")
-
-
-# ---- packing (requests → service calls → responses) -----------------------------------------
-
-def _enum(enum: Any, value: int, what: str) -> int:
-    if value not in enum.values():
-        raise InputError(f"unknown {what} {value}; expected one of "
-                         f"{', '.join(str(v) for v in enum.values())}")
-    return value
-
-
-def _profile_name(value: int) -> str:
-    value = _enum(pb.Profile, value, "profile") or pb.PROFILE_CORR2CAUSE
-    return pb.Profile.Name(value).removeprefix("PROFILE_").lower()
-
-
-def _profile_value(name: str) -> int:
-    return pb.Profile.Value("PROFILE_" + name.upper())
-
-
-_RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTRAL,
-              "contradiction": pb.RELATION_CONTRADICTION,
-              "inconsistent": pb.RELATION_INCONSISTENT}
-_FORMATS = {pb.EXPLANATION_FORMAT_TEXT: "text", pb.EXPLANATION_FORMAT_JSON: "json",
-            pb.EXPLANATION_FORMAT_DOT: "dot"}
-_GRADES = {True: pb.GRADE_CORRECT, False: pb.GRADE_WRONG, None: pb.GRADE_UNREADABLE}
-
-
-def _certificate(result: svc.VerifyResult, detail: int) -> pb.Certificate:
-    """The certificate of a ``VerifyResult``, names instead of indices."""
-    data = result.verdict.certificate.to_json(result.premise.variables)
-
-    def edges(pairs: list[list[str]]) -> list[pb.Edge]:
-        return [pb.Edge(source=a, target=b) for a, b in pairs]
-
-    cert = pb.Certificate(verdict=_RELATIONS[data["verdict"]],
-                          profile=_profile_value(data["profile"]),
-                          relation_kind=data["relation"], form=data["form"], pair=data["pair"],
-                          class_size=data["class_size"],
-                          cpdag_directed=edges(data["cpdag_directed"]),
-                          cpdag_undirected=edges(data["cpdag_undirected"]))
-    if detail == pb.CERTIFICATE_DETAIL_FULL:
-        cert.members.extend(pb.Graph(edges=edges(m)) for m in data["members"])
-        cert.witnesses.extend(
-            pb.Witness(holds=False) if w is None else
-            pb.Witness(holds=True, paths=[pb.Path(nodes=p) for p in w])
-            for w in data["witnesses"])
-    c = data["conflict"]
-    if c is not None:
-        conflict = cert.conflict
-        conflict.kind, conflict.message = c["kind"], c["message"]
-        if c["statement"] is not None:
-            conflict.statement.CopyFrom(pb.Statement(**c["statement"]))
-        if c["path"] is not None:
-            conflict.path.CopyFrom(pb.Path(nodes=c["path"]))
-        if c["candidate"] is not None:
-            conflict.candidate.CopyFrom(pb.Graph(edges=edges(c["candidate"])))
-    return cert
-
-
-def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse:
-    """One Verify item: parse (through the service's limits) → verify → pack."""
-    options = request.options
-    profile = _profile_name(options.profile)
-    _enum(pb.CertificateDetail, options.certificate_detail, "certificate_detail")
-    _enum(pb.ExplanationFormat, options.explanation_format, "explanation_format")
-    if request.input:
-        if request.premise or request.hypothesis:
-            raise InputError("give either input or premise/hypothesis, not both")
-        result = service.verify_input(request.input.replace("\r\n", "\n"), profile)
-    elif request.premise and request.hypothesis:
-        result = service.verify(request.premise, request.hypothesis, profile)
-    else:
-        raise InputError("give premise and hypothesis (or input)")
-    s = result.summary()
-    response = pb.VerifyResponse(
-        relation=_RELATIONS[s["relation"]], class_size=s["class_size"], holds_in=s["holds_in"],
-        ambiguous=s["ambiguous"], profile=_profile_value(profile),
-        certificate_checked=s["certificate_checked"], reason=s["reason"],
-        labels_by_profile=[pb.ProfileLabel(profile=_profile_value(p), label=v)
-                           for p, v in s["labels_by_profile"].items()],
-        variables=result.premise.variables, hypothesis_kind=result.hypothesis.kind.value)
-    if s["label"] is not None:
-        response.label = s["label"]
-    fmt = _FORMATS.get(options.explanation_format)
-    if fmt is not None:
-        response.explanation_format = options.explanation_format
-        response.explanation = result.explain(fmt)
-    if options.certificate_detail != pb.CERTIFICATE_DETAIL_NONE:
-        response.certificate.CopyFrom(_certificate(result, options.certificate_detail))
-    if request.HasField("model_answer"):
-        service.check_text(request.model_answer, "model_answer")
-        graded = svc.grade_answer(result, request.model_answer)
-        response.normalised_answer = str(graded["normalised"])
-        response.grade_reason = str(graded["reason"])
-        response.grade = (_GRADES[graded["correct"]] if graded["gradable"]  # type: ignore[index]
-                          else pb.GRADE_UNGRADABLE)
-    return response
-
-
-def answer(service: svc.Service, request: pb.AnswerRequest) -> pb.AnswerResponse:
-    """One Answer item: parse → solve → check → pack (and grade a model's answer)."""
-    given = request.model_answer if request.HasField("model_answer") else None
-    result = service.answer(request.prompt, request.task or None, model_answer=given)
-    response = pb.AnswerResponse(
-        task=result["task"], answer_text=result["answer_text"],
-        answer_json=json.dumps(result["answer"], ensure_ascii=False),
-        certificate_checked=result["certificate_checked"], explanation=result["explanation"])
-    if given is not None:
-        graded = result["grade"]
-        response.grade = _GRADES[graded["correct"]]
-        response.normalised_answer = graded["normalised"]
-        response.grade_reason = graded["reason"] or ""
-        response.expected = graded["expected"]
-    return response
+INVALID, EXHAUSTED, DEADLINE = pack.INVALID, pack.EXHAUSTED, pack.DEADLINE
+item_error = pack.item_error
 
 
 # ---- worker side: runs in the pool's processes ------------------------------------------------
 
 _WORKER_SERVICE: svc.Service | None = None
 _KINDS: dict[str, tuple[Callable[[bytes], Any], Callable[[svc.Service, Any], Any]]] = {
-    "verify": (pb.VerifyRequest.FromString, verify),
-    "answer": (pb.AnswerRequest.FromString, answer),
+    "verify": (pb.VerifyRequest.FromString, pack.verify),
+    "answer": (pb.AnswerRequest.FromString, pack.answer),
 }
 
 
@@ -246,10 +106,10 @@ def _run_one(service: svc.Service, kind: str, data: bytes, deadline: float | Non
         if (isinstance(error, BudgetExceeded) and by_deadline and deadline is not None
                 and time.time() >= deadline - 0.05):
             error = None  # type: ignore[assignment]
-            item = _item_error(_DEADLINE, "deadline_exceeded",
+            item = item_error(DEADLINE, "deadline_exceeded",
                                "the deadline passed while the solver was working")
         else:
-            item = _error_of(error)
+            item = pack.error_of(error)
         return False, item.SerializeToString()
 
 
@@ -309,13 +169,13 @@ class WorkerPool:
                 return await asyncio.wait_for(future, self._watchdog(items))
             except TimeoutError:
                 self._replace(executor, "a worker overran its budget")
-                error = _item_error(_EXHAUSTED, "budget_exceeded", "the solver overran the "
+                error = item_error(EXHAUSTED, "budget_exceeded", "the solver overran the "
                                     "time budget and its worker was replaced", "solver")
                 return [(False, error.SerializeToString())] * len(items)
             except BrokenProcessPool:
                 self._replace(executor, "a worker process died")
                 if attempt:
-                    error = _item_error(_EXHAUSTED, "budget_exceeded", "the worker process "
+                    error = item_error(EXHAUSTED, "budget_exceeded", "the worker process "
                                         "died on this input (memory?)", "solver")
                     return [(False, error.SerializeToString())] * len(items)
         raise AssertionError("unreachable")
@@ -331,11 +191,11 @@ def _deadline(context: grpc.aio.ServicerContext) -> float | None:
 
 async def _abort(context: grpc.aio.ServicerContext, error: pb.ItemError) -> None:
     details: list[Any] = []
-    if error.code == _INVALID:
+    if error.code == INVALID:
         details.append(error_details_pb2.BadRequest(field_violations=[
             error_details_pb2.BadRequest.FieldViolation(field=error.field or "request",
                                                         description=error.description)]))
-    elif error.code == _EXHAUSTED:
+    elif error.code == EXHAUSTED:
         details.append(error_details_pb2.QuotaFailure(violations=[
             error_details_pb2.QuotaFailure.Violation(subject=error.field or "request",
                                                      description=error.description)]))
@@ -353,7 +213,7 @@ class Undecodable:
     """What the request deserializer gives for bytes that are not the message."""
 
     def __init__(self, what: str, error: Exception) -> None:
-        self.error = _item_error(_INVALID, "input_error",
+        self.error = item_error(INVALID, "input_error",
                                  f"the request is not a valid {what} message: {error}")
 
 
@@ -413,7 +273,7 @@ class OracleServicer:
                 try:
                     self.service.check_text(getattr(request, field), field)
                 except BudgetExceeded as error:
-                    return _item_error(_EXHAUSTED, "budget_exceeded", str(error), field)
+                    return item_error(EXHAUSTED, "budget_exceeded", str(error), field)
         return None
 
     async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None
@@ -440,7 +300,7 @@ class OracleServicer:
         for chunk, done in zip(chunks, results, strict=True):
             for (i, key), (ok, data) in zip(chunk, done, strict=True):
                 out[i] = (ok, data)
-                if ok or pb.ItemError.FromString(data).code == _INVALID:
+                if ok or pb.ItemError.FromString(data).code == INVALID:
                     self.cache.put(key, (ok, data))
         return out  # type: ignore[return-value]
 
@@ -464,7 +324,7 @@ class OracleServicer:
         if isinstance(request, Undecodable):
             await _abort(context, request.error)
         if len(request.items) > MAX_BATCH_ITEMS:
-            await _abort(context, _item_error(_EXHAUSTED, "budget_exceeded", f"the batch has "
+            await _abort(context, item_error(EXHAUSTED, "budget_exceeded", f"the batch has "
                                               f"{len(request.items):,} items; the limit is "
                                               f"{MAX_BATCH_ITEMS:,}", "items"))
         results = await self._items(kind, request.items, _deadline(context))

@@ -241,6 +241,12 @@ def _outcome(ok: bool, data: bytes) -> bytes:
     return (b"\x0a" if ok else b"\x12") + _varint(len(data)) + data
 
 
+def _stream_item(rid: int, ok: bool, data: bytes) -> bytes:
+    """A serialised ``VerifyStreamResponse``: id (field 1), result (2) or error (3)."""
+    return (b"\x08" + _varint(rid) + (b"\x12" if ok else b"\x1a") + _varint(len(data))
+            + data)
+
+
 class OracleServicer:
     """The RPCs.  Requests arrive through ``safe_parser``; responses leave as bytes (the
     cache holds serialised responses, and a batch is the concatenation of its items)."""
@@ -261,7 +267,7 @@ class OracleServicer:
             "AnswerBatch": unary(self.AnswerBatch, pb.AnswerBatchRequest),
             "VerifyStream": grpc.stream_stream_rpc_method_handler(
                 self.VerifyStream, request_deserializer=safe_parser(pb.VerifyStreamRequest),
-                response_serializer=pb.VerifyStreamResponse.SerializeToString),
+                response_serializer=bytes),
         })
 
     def _precheck(self, request: Any) -> pb.ItemError | None:
@@ -348,11 +354,8 @@ class OracleServicer:
         async def one(rid: int, request: pb.VerifyRequest) -> None:
             try:
                 [(ok, data)] = await self._items("verify", [request], deadline)
-                response = (pb.VerifyStreamResponse(id=rid, result=pb.VerifyResponse.FromString(
-                    data)) if ok else pb.VerifyStreamResponse(
-                        id=rid, error=pb.ItemError.FromString(data)))
                 async with write_lock:
-                    await context.write(response)
+                    await context.write(_stream_item(rid, ok, data))
             finally:
                 window.release()
 
@@ -363,8 +366,7 @@ class OracleServicer:
                 hit = self.cache.get(b"verify" + item.request.SerializeToString())
                 if hit is not None and hit[0]:  # answered inline: no task for a cache hit
                     async with write_lock:
-                        await context.write(pb.VerifyStreamResponse(
-                            id=item.id, result=pb.VerifyResponse.FromString(hit[1])))
+                        await context.write(_stream_item(item.id, True, hit[1]))
                     continue
                 await window.acquire()
                 task = asyncio.create_task(one(item.id, item.request))

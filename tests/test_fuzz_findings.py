@@ -345,3 +345,18 @@ def test_overrunning_worker_is_killed_and_replaced(monkeypatch: pytest.MonkeyPat
         assert ok and pb.VerifyResponse.FromString(data).relation == pb.RELATION_ENTAILMENT
     finally:
         pool.shutdown()
+
+
+def test_cp_on_a_complete_24_node_graph_is_refused_quickly() -> None:
+    """54 s and 3 GB on main (2**22 paths); now a path cap → RESOURCE_EXHAUSTED at once."""
+    names = [f"n{chr(97 + i)}x" for i in range(24)]
+    lines = [f"{names[i].capitalize()} has a causal effect on "
+             + (f"{', '.join(names[i + 1:-1])} and {names[-1]}." if i < 22 else f"{names[-1]}.")
+             for i in range(23)]
+    prompt = ("\n".join(lines) + f"\nQuestion:\nWe want to estimate the causal effect of the"
+              f"{names[0]} on the{names[-1]}.\nBased on the information above, please identify "
+              "all the causal paths between them.")
+    start = time.perf_counter()
+    with pytest.raises(BudgetExceeded, match="causal paths"):
+        Service(Limits(budget_s=30.0)).answer(prompt, "CP")
+    assert time.perf_counter() - start < 20

@@ -103,13 +103,11 @@ def _run_one(service: svc.Service, kind: str, data: bytes, deadline: float | Non
         with budget(seconds):
             return True, work(service, parse(data)).SerializeToString()
     except Exception as error:
-        if (isinstance(error, BudgetExceeded) and by_deadline and deadline is not None
-                and time.time() >= deadline - 0.05):
-            error = None  # type: ignore[assignment]
-            item = item_error(DEADLINE, "deadline_exceeded",
-                               "the deadline passed while the solver was working")
-        else:
-            item = pack.error_of(error)
+        at_deadline = (isinstance(error, BudgetExceeded) and by_deadline
+                       and deadline is not None and time.time() >= deadline - 0.05)
+        item = (item_error(DEADLINE, "deadline_exceeded",
+                           "the deadline passed while the solver was working")
+                if at_deadline else pack.error_of(error))
         return False, item.SerializeToString()
 
 
@@ -130,6 +128,9 @@ class WorkerPool:
     def __init__(self, workers: int, limits: svc.Limits) -> None:
         self.workers, self.limits = workers, limits
         self._executor = self._start()
+        # At most one batch per worker is submitted, so that a batch's watchdog runs only
+        # while it runs (a batch queued behind others must not count as overrunning).
+        self._slots: asyncio.Semaphore | None = None
 
     def _start(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("forkserver")
@@ -162,6 +163,13 @@ class WorkerPool:
     async def run(self, kind: str, items: list[tuple[bytes, float | None]]
                   ) -> list[tuple[bool, bytes]]:
         loop = asyncio.get_running_loop()
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        async with self._slots:
+            return await self._run(loop, kind, items)
+
+    async def _run(self, loop: asyncio.AbstractEventLoop, kind: str,
+                   items: list[tuple[bytes, float | None]]) -> list[tuple[bool, bytes]]:
         for attempt in range(2):
             executor = self._executor
             future = loop.run_in_executor(executor, _run_items, kind, items)

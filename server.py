@@ -352,35 +352,48 @@ class OracleServicer:
 
     async def VerifyStream(self, request_iterator: AsyncIterator[Any],
                            context: grpc.aio.ServicerContext) -> None:
-        """Each item is answered (tagged with its id) as soon as it is done; at most
-        ``STREAM_WINDOW`` items wait for the workers (back-pressure on the reader)."""
+        """Cache hits are answered as they are read; misses wait in ``pending`` and go to
+        the workers in batches of what arrived meanwhile (one batch per free worker), each
+        answered, tagged with its id, when its batch is done.  At most ``STREAM_WINDOW``
+        misses are unanswered (back-pressure on the reader)."""
         deadline = _deadline(context)
         window = asyncio.Semaphore(STREAM_WINDOW)
         write_lock = asyncio.Lock()
+        pending: list[tuple[int, Any]] = []
         running: set[asyncio.Task[None]] = set()
 
-        async def one(rid: int, request: pb.VerifyRequest) -> None:
+        async def answer(batch: list[tuple[int, Any]]) -> None:
             try:
-                [(ok, data)] = await self._items("verify", [request], deadline)
+                results = await self._items("verify", [r for _, r in batch], deadline)
                 async with write_lock:
-                    await context.write(_stream_item(rid, ok, data))
+                    for (rid, _), (ok, data) in zip(batch, results, strict=True):
+                        await context.write(_stream_item(rid, ok, data))
             finally:
-                window.release()
+                for _ in batch:
+                    window.release()
+
+        def flush(done: asyncio.Task[None] | None = None) -> None:
+            running.discard(done)  # type: ignore[arg-type]
+            while pending and len(running) < self.pool.workers:
+                batch = pending[:STREAM_BATCH]
+                del pending[:STREAM_BATCH]
+                task = asyncio.create_task(answer(batch))
+                running.add(task)
+                task.add_done_callback(flush)
 
         try:
             async for item in request_iterator:
                 if isinstance(item, Undecodable):
                     await _abort(context, item.error)
                 hit = self.cache.get(b"verify" + item.request.SerializeToString())
-                if hit is not None and hit[0]:  # answered inline: no task for a cache hit
+                if hit is not None and hit[0]:
                     async with write_lock:
                         await context.write(_stream_item(item.id, True, hit[1]))
                     continue
                 await window.acquire()
-                task = asyncio.create_task(one(item.id, item.request))
-                running.add(task)
-                task.add_done_callback(running.discard)
-            if running:
+                pending.append((item.id, item.request))
+                flush()
+            while running:
                 await asyncio.gather(*running)
         finally:
             for task in running:

@@ -1,380 +1,195 @@
-"""gRPC service: a thin mapping between ``causal_oracle.v1`` messages and the oracle.
+"""gRPC service: a thin mapping between ``causal_oracle.v1`` messages and ``oracle.service``.
 
-The service answers ``Verify`` (one Corr2Cause item), ``VerifyStream`` (the same,
-many items over one bidirectional stream, responses tagged with the client's id)
-and ``Answer`` (CI-Bench CP/BA/FI/CI and intervention-effect questions).  All the
-reasoning happens in ``clients.engine`` and ``clients.tasks``; this module only
-unpacks requests, calls them, packs replies and turns errors into status codes:
+Each RPC unpacks its request, asks the entry layer (``oracle.service.Service``,
+which owns every limit, the time budget and the caches), packs the reply and
+turns errors into status codes.  Nothing here reasons, and nothing is imported
+from ``clients/``.  The contract (DESIGN 5) for bad input is four codes only:
 
 * ``INVALID_ARGUMENT`` — text the grammars reject (line, column and expected
-  tokens in the message, and as ``google.rpc.BadRequest`` plus an ``ItemError``
-  in the status details) or a question the oracle cannot take;
-* ``RESOURCE_EXHAUSTED`` — input over a size limit (bytes, variables,
-  statements) or over the solver budget (``google.rpc.QuotaFailure`` details);
-* ``DEADLINE_EXCEEDED`` — the call's deadline passed while the solver worked:
-  solver work is interrupted by a timer inside the worker, which is then free;
-* ``INTERNAL`` — a bug (logged here with its traceback; never sent to clients).
+  tokens in the message, as ``google.rpc.BadRequest`` and an ``ItemError`` in the
+  status details), a question the oracle cannot take, an unknown enum value, or a
+  message that cannot be decoded at all;
+* ``RESOURCE_EXHAUSTED`` — input over a limit (bytes, variables, statements,
+  paths) or over the per-item time budget (``google.rpc.QuotaFailure``);
+* ``DEADLINE_EXCEEDED`` — the call's deadline passed while the solver worked;
+* ``CANCELLED`` — the client went away.
+``INTERNAL`` is reserved for bugs (logged once, never with the client's data).
 
-Solver work runs in a pool of worker processes (one per core by default), so a
-slow premise holds one worker and never the event loop.  Answers are pure
-functions of the request, so the event loop keeps a bounded LRU of recent
-responses: a repeated item (Corr2Cause has 415,944 items over 2,376 premises) is
-answered without a round trip to a worker.
+Deadlines cannot be lost: a worker runs each item under a cooperative budget
+(``oracle.budget``: the loops check the clock, no signals), and a watchdog on the
+event loop kills and replaces a worker that overruns anyway.  Solver work runs
+in a pool of worker processes, so a slow item holds one worker and never the
+event loop; a bounded LRU of serialised responses answers repeated items
+without a round trip.  ``VerifyBatch``/``AnswerBatch`` carry many items per
+message (order kept) for throughput.
 
-Operations: binds 127.0.0.1 by default; optional TLS; standard health checking
-(``grpc.health.v1``) and server reflection; on SIGTERM/SIGINT health turns
-NOT_SERVING, new calls are refused and calls in flight get ``--grace`` seconds
-to finish.  Run ``causal-oracle serve`` or ``python server.py``.
+Operations: binds 127.0.0.1 by default; optional TLS and mutual TLS (client
+certificates); health checking (``grpc.health.v1``); server reflection unless
+switched off; on SIGTERM/SIGINT health turns NOT_SERVING, new calls are refused
+and calls in flight get ``--grace`` seconds.  Run ``causal-oracle serve``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import multiprocessing
 import os
 import signal
 import sys
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from functools import lru_cache, partial
 from typing import Any
 
 import grpc
 from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from causal_oracle.clients import serve_cli
-from causal_oracle.clients.serve_cli import (
-    DEFAULT_CACHE_ITEMS,
-    DEFAULT_GRACE_S,
-    DEFAULT_SOLVER_BUDGET_S,
-)
+from causal_oracle.oracle import service as svc
+from causal_oracle.oracle.budget import budget
+from causal_oracle.oracle.errors import BudgetExceeded, InputError
+from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
-from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
 
 log = logging.getLogger("causal_oracle.server")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Oracle"].full_name
-
-# ---- limits ---------------------------------------------------------------------------
-
+DEFAULT_GRACE_S = 10.0
+DEFAULT_CACHE_ITEMS = 32_768
 MAX_RECEIVE_BYTES = 16 * 1024 * 1024  # gRPC message limits (explicit, not the defaults)
 MAX_SEND_BYTES = 64 * 1024 * 1024
-MAX_TEXT_BYTES = 256 * 1024  # each text field of a request
-MAX_STATEMENTS = 4096  # correlation + independence sentences in one premise
+MAX_BATCH_ITEMS = 65_536  # items in one VerifyBatch/AnswerBatch message
 STREAM_BATCH = 64  # at most this many stream items go to a worker at once
 STREAM_WINDOW = 4096  # stream items waiting for a worker (back-pressure on the reader)
+WATCHDOG_SLACK_S = 2.0  # a worker this far past its items' budgets is killed
 
-_INVALID, _EXHAUSTED, _DEADLINE, _INTERNAL = (
-    code_pb2.INVALID_ARGUMENT, code_pb2.RESOURCE_EXHAUSTED, code_pb2.DEADLINE_EXCEEDED,
-    code_pb2.INTERNAL)
-
-
-def _item_error(code: int, kind: str, message: str, field: str = "") -> pb.ItemError:
-    return pb.ItemError(code=code, kind=kind, message=message, field=field,
-                        description=message)
+INVALID, EXHAUSTED, DEADLINE = pack.INVALID, pack.EXHAUSTED, pack.DEADLINE
+item_error = pack.item_error
 
 
-def _size_error(request: pb.VerifyRequest | pb.AnswerRequest) -> pb.ItemError | None:
-    """RESOURCE_EXHAUSTED for a text field over ``MAX_TEXT_BYTES`` (checked before any work)."""
-    if request.ByteSize() <= MAX_TEXT_BYTES:
-        return None
-    for field in ("premise", "hypothesis", "input", "prompt", "model_answer"):
-        if field not in request.DESCRIPTOR.fields_by_name:
-            continue
-        text: str = getattr(request, field)
-        if len(text) > MAX_TEXT_BYTES // 4 and len(text.encode()) > MAX_TEXT_BYTES:
-            return _item_error(_EXHAUSTED, "budget_exceeded",
-                               f"the {field} is {len(text.encode()):,} bytes; the limit is "
-                               f"{MAX_TEXT_BYTES:,} bytes", field)
-    return None
+# ---- worker side: runs in the pool's processes ------------------------------------------------
+
+_WORKER_SERVICE: svc.Service | None = None
+_KINDS: dict[str, tuple[Callable[[bytes], Any], Callable[[svc.Service, Any], Any]]] = {
+    "verify": (pb.VerifyRequest.FromString, pack.verify),
+    "answer": (pb.AnswerRequest.FromString, pack.answer),
+}
 
 
-# ---- worker side: runs in the pool's processes ----------------------------------------
-
-class _Interrupted(Exception):
-    """Raised by the worker's timer inside solver loops: ``deadline`` or ``budget``."""
-
-
-_armed: str | None = None
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    if _armed is not None:
-        raise _Interrupted(_armed)
-
-
-def _init_worker() -> None:
+def _init_worker(limits: svc.Limits) -> None:
+    global _WORKER_SERVICE
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server process handles shutdown
-    signal.signal(signal.SIGALRM, _on_alarm)
+    _WORKER_SERVICE = svc.Service(limits)
 
 
-def _limited(fn: Callable[[], Any], deadline: float | None, budget: float) -> Any:
-    """``fn()`` interrupted when the absolute ``deadline`` or the ``budget`` runs out."""
-    global _armed
-    limit, why = budget, "budget"
-    if deadline is not None and deadline - time.time() < limit:
-        limit, why = deadline - time.time(), "deadline"
-    if limit <= 0:
-        raise _Interrupted(why)
-    _armed = why
-    signal.setitimer(signal.ITIMER_REAL, limit)
+def _run_one(service: svc.Service, kind: str, data: bytes, deadline: float | None
+             ) -> tuple[bool, bytes]:
+    parse, work = _KINDS[kind]
+    seconds, by_deadline = service.limits.budget_s, False
+    if deadline is not None:
+        left = deadline - time.time()
+        if seconds is None or left < seconds:
+            seconds, by_deadline = left, True
     try:
-        return fn()
-    finally:
-        _armed = None
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        if seconds is not None and seconds <= 0:
+            raise BudgetExceeded("no time left")
+        with budget(seconds):
+            return True, work(service, parse(data)).SerializeToString()
+    except Exception as error:
+        at_deadline = (isinstance(error, BudgetExceeded) and by_deadline
+                       and deadline is not None and time.time() >= deadline - 0.05)
+        item = (item_error(DEADLINE, "deadline_exceeded",
+                           "the deadline passed while the solver was working")
+                if at_deadline else pack.error_of(error))
+        return False, item.SerializeToString()
 
 
-def _profile_name(value: int) -> str:
-    return pb.Profile.Name(value or pb.PROFILE_CORR2CAUSE).removeprefix("PROFILE_").lower()
-
-
-def _profile_value(name: str) -> int:
-    return pb.Profile.Value("PROFILE_" + name.upper())
-
-
-_RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTRAL,
-              "contradiction": pb.RELATION_CONTRADICTION,
-              "inconsistent": pb.RELATION_INCONSISTENT}
-_FORMATS = {pb.EXPLANATION_FORMAT_TEXT: "text", pb.EXPLANATION_FORMAT_JSON: "json",
-            pb.EXPLANATION_FORMAT_DOT: "dot"}
-
-
-def _certificate(result: Any, detail: int) -> pb.Certificate:
-    """The certificate of a ``clients.engine.VerifyResult``, names instead of indices."""
-    data = result.verdict.certificate.to_json(result.premise.variables)
-
-    def edges(pairs: list[list[str]]) -> list[pb.Edge]:
-        return [pb.Edge(source=a, target=b) for a, b in pairs]
-
-    cert = pb.Certificate(verdict=_RELATIONS[data["verdict"]],
-                          profile=_profile_value(data["profile"]),
-                          relation_kind=data["relation"], form=data["form"], pair=data["pair"],
-                          class_size=data["class_size"],
-                          cpdag_directed=edges(data["cpdag_directed"]),
-                          cpdag_undirected=edges(data["cpdag_undirected"]))
-    if detail == pb.CERTIFICATE_DETAIL_FULL:
-        cert.members.extend(pb.Graph(edges=edges(m)) for m in data["members"])
-        cert.witnesses.extend(
-            pb.Witness(holds=False) if w is None else
-            pb.Witness(holds=True, paths=[pb.Path(nodes=p) for p in w])
-            for w in data["witnesses"])
-    c = data["conflict"]
-    if c is not None:
-        conflict = cert.conflict
-        conflict.kind, conflict.message = c["kind"], c["message"]
-        if c["statement"] is not None:
-            conflict.statement.CopyFrom(pb.Statement(**c["statement"]))
-        if c["path"] is not None:
-            conflict.path.CopyFrom(pb.Path(nodes=c["path"]))
-        if c["candidate"] is not None:
-            conflict.candidate.CopyFrom(pb.Graph(edges=edges(c["candidate"])))
-    return cert
-
-
-def _grade_corr2cause(response: pb.VerifyResponse, result: Any, text: str) -> None:
-    """Pack ``clients.engine.grade_answer`` (the one reading of Corr2Cause answers)."""
-    from causal_oracle.clients.engine import grade_answer
-
-    graded = grade_answer(result, text)
-    response.normalised_answer = str(graded["normalised"])
-    response.grade_reason = str(graded["reason"])
-    if graded["correct"] is None:
-        response.grade = pb.GRADE_UNGRADABLE if not graded["gradable"] else \
-            pb.GRADE_UNREADABLE
-    else:
-        response.grade = pb.GRADE_CORRECT if graded["correct"] else pb.GRADE_WRONG
-
-
-@lru_cache(maxsize=4096)
-def _item_of(text: str) -> Any:
-    from causal_oracle.parser import parse_item
-
-    return parse_item(text)
-
-
-def _check_premise(premise: Any) -> None:
-    from causal_oracle.oracle.equivalence import MAX_VARIABLES
-    from causal_oracle.oracle.errors import BudgetExceeded
-
-    if premise.n > MAX_VARIABLES:
-        raise BudgetExceeded(f"the premise has {premise.n} variables; the limit is "
-                             f"{MAX_VARIABLES}")
-    statements = len(premise.correlations) + len(premise.independences)
-    if statements > MAX_STATEMENTS:
-        raise BudgetExceeded(f"the premise has {statements:,} statements; the limit is "
-                             f"{MAX_STATEMENTS:,}")
-
-
-def _verify(request: pb.VerifyRequest) -> pb.VerifyResponse:
-    from causal_oracle.clients import engine
-    from causal_oracle.oracle.errors import InputError
-
-    options = request.options
-    profile = _profile_name(options.profile)
-    if request.input:
-        if request.premise or request.hypothesis:
-            raise InputError("give either input or premise/hypothesis, not both")
-        premise, hypothesis = _item_of(request.input.replace("\r\n", "\n"))
-        _check_premise(premise)
-        result = engine.verify_objects(premise, hypothesis, profile)
-    else:
-        if not request.premise or not request.hypothesis:
-            raise InputError("give premise and hypothesis (or input)")
-        _check_premise(engine.premise_of(request.premise.strip()))
-        result = engine.verify(request.premise, request.hypothesis, profile)
-    s = result.summary()
-    response = pb.VerifyResponse(
-        relation=_RELATIONS[s["relation"]], class_size=s["class_size"], holds_in=s["holds_in"],
-        ambiguous=s["ambiguous"], profile=_profile_value(profile),
-        certificate_checked=s["certificate_checked"], reason=s["reason"],
-        labels_by_profile=[pb.ProfileLabel(profile=_profile_value(p), label=v)
-                           for p, v in s["labels_by_profile"].items()],
-        variables=result.premise.variables, hypothesis_kind=result.hypothesis.kind.value)
-    if s["label"] is not None:
-        response.label = s["label"]
-    fmt = _FORMATS.get(options.explanation_format)
-    if fmt is not None:
-        response.explanation_format = options.explanation_format
-        response.explanation = result.explain(fmt)
-    if options.certificate_detail != pb.CERTIFICATE_DETAIL_NONE:
-        response.certificate.CopyFrom(_certificate(result, options.certificate_detail))
-    if request.HasField("model_answer"):
-        _grade_corr2cause(response, result, request.model_answer)
-    return response
-
-
-def _answer(request: pb.AnswerRequest) -> pb.AnswerResponse:
-    from causal_oracle.clients import tasks
-
-    task = request.task or None
-    result = tasks.answer(request.prompt, task)
-    response = pb.AnswerResponse(
-        task=result["task"], answer_text=result["answer_text"],
-        answer_json=json.dumps(result["answer"], ensure_ascii=False),
-        certificate_checked=result["certificate_checked"], explanation=result["explanation"])
-    if request.HasField("model_answer"):
-        graded = tasks.grade(request.prompt, request.model_answer, task)
-        response.grade = {True: pb.GRADE_CORRECT, False: pb.GRADE_WRONG,
-                          None: pb.GRADE_UNREADABLE}[graded["correct"]]
-        response.normalised_answer = graded["normalised"]
-        response.grade_reason = graded["reason"] or ""
-        response.expected = graded["expected"]
-    return response
-
-
-def _error_of(error: BaseException) -> pb.ItemError:
-    from causal_oracle.oracle.errors import BudgetExceeded, InputError
-    from causal_oracle.parser.errors import ParseError
-
-    if isinstance(error, _Interrupted):
-        if str(error) == "deadline":
-            return _item_error(_DEADLINE, "deadline_exceeded",
-                               "the deadline passed while the solver was working")
-        return _item_error(_EXHAUSTED, "budget_exceeded",
-                           "the solver's time budget for one item was exceeded", "solver")
-    if isinstance(error, ParseError):
-        fields = ("premise", "hypothesis", "input")
-        return pb.ItemError(code=_INVALID, kind="parse_error", message=error.message,
-                            field=error.what if error.what in fields else "",
-                            line=error.line or 0, column=error.column or 0,
-                            expected=error.expected, context=error.context, what=error.what,
-                            description=error.describe())
-    if isinstance(error, InputError):
-        return pb.ItemError(code=_INVALID, kind="input_error", message=error.message,
-                            line=error.line or 0, column=error.column or 0,
-                            context=error.context, description=error.describe())
-    if isinstance(error, BudgetExceeded):
-        return _item_error(_EXHAUSTED, "budget_exceeded", str(error), "solver")
-    log.error("internal error", exc_info=error)
-    return _item_error(_INTERNAL, "internal", f"internal error: {type(error).__name__}")
-
-
-def _run_items(kind: str, items: list[tuple[bytes, float | None]], budget: float
-               ) -> list[tuple[bool, bytes]]:
+def _run_items(kind: str, items: list[tuple[bytes, float | None]],
+               service: svc.Service | None = None) -> list[tuple[bool, bytes]]:
     """Worker entry: ``(ok, serialised response or ItemError)`` per serialised request."""
-    parse, work = ((pb.VerifyRequest.FromString, _verify) if kind == "verify"
-                   else (pb.AnswerRequest.FromString, _answer))
-    out = []
-    for data, deadline in items:
-        request = parse(data)
-        try:
-            response = _limited(partial(work, request), deadline, budget)
-        except Exception as error:
-            out.append((False, _error_of(error).SerializeToString()))
-        else:
-            out.append((True, response.SerializeToString()))
-    return out
+    service = service or _WORKER_SERVICE or svc.default()
+    return [_run_one(service, kind, data, deadline) for data, deadline in items]
 
 
-# ---- the event-loop side ----------------------------------------------------------------
+# ---- the event-loop side -----------------------------------------------------------------------
 
 class WorkerPool:
-    """Worker processes (forkserver: safe beside gRPC's threads); rebuilt if one dies."""
+    """Worker processes (forkserver: safe beside gRPC's threads).  A worker that dies, or
+    overruns its items' budgets by ``WATCHDOG_SLACK_S``, is killed and the pool replaced;
+    the other items in flight on it are retried once."""
 
-    def __init__(self, workers: int, budget: float) -> None:
-        self.workers, self.budget = workers, budget
+    def __init__(self, workers: int, limits: svc.Limits) -> None:
+        self.workers, self.limits = workers, limits
         self._executor = self._start()
+        # At most one batch per worker is submitted, so that a batch's watchdog runs only
+        # while it runs (a batch queued behind others must not count as overrunning).
+        self._slots: asyncio.Semaphore | None = None
 
     def _start(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("forkserver")
-        # Not causal_oracle.server itself: under `python -m causal_oracle.server` each
-        # child re-runs it as __mp_main__, and runpy warns if it was preloaded.
-        ctx.set_forkserver_preload(["causal_oracle.clients.engine", "causal_oracle.clients.tasks"])
-        return ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker)
+        ctx.set_forkserver_preload(["causal_oracle.oracle.service"])
+        return ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
+                                   initargs=(self.limits,))
 
     def warm_up(self) -> None:
-        futures = [self._executor.submit(_run_items, "verify", [], 1.0)
-                   for _ in range(self.workers)]
-        for f in futures:
+        for f in [self._executor.submit(_run_items, "verify", []) for _ in range(self.workers)]:
             f.result()
+
+    def _replace(self, executor: ProcessPoolExecutor, why: str) -> None:
+        if executor is not self._executor:
+            return
+        log.error("%s; replacing the worker pool", why)
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._start()
+
+    def _watchdog(self, items: list[tuple[bytes, float | None]]) -> float | None:
+        per_item = self.limits.budget_s
+        latest = max((d for _, d in items if d is not None), default=None)
+        total = None if per_item is None else per_item * len(items)
+        if latest is not None and all(d is not None for _, d in items):
+            left = latest - time.time()
+            total = left if total is None else min(total, left)
+        return None if total is None else max(0.0, total) + WATCHDOG_SLACK_S
 
     async def run(self, kind: str, items: list[tuple[bytes, float | None]]
                   ) -> list[tuple[bool, bytes]]:
         loop = asyncio.get_running_loop()
-        executor = self._executor
-        try:
-            return await loop.run_in_executor(executor, _run_items, kind, items, self.budget)
-        except BrokenProcessPool:
-            if executor is self._executor:
-                log.error("a worker process died; restarting the pool")
-                self._executor = self._start()
-            error = _item_error(_INTERNAL, "internal", "a worker process died")
-            return [(False, error.SerializeToString())] * len(items)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        async with self._slots:
+            return await self._run(loop, kind, items)
+
+    async def _run(self, loop: asyncio.AbstractEventLoop, kind: str,
+                   items: list[tuple[bytes, float | None]]) -> list[tuple[bool, bytes]]:
+        for attempt in range(2):
+            executor = self._executor
+            future = loop.run_in_executor(executor, _run_items, kind, items)
+            try:
+                return await asyncio.wait_for(future, self._watchdog(items))
+            except TimeoutError:
+                self._replace(executor, "a worker overran its budget")
+                error = item_error(EXHAUSTED, "budget_exceeded", "the solver overran the "
+                                    "time budget and its worker was replaced", "solver")
+                return [(False, error.SerializeToString())] * len(items)
+            except BrokenProcessPool:
+                self._replace(executor, "a worker process died")
+                if attempt:
+                    error = item_error(EXHAUSTED, "budget_exceeded", "the worker process "
+                                        "died on this input (memory?)", "solver")
+                    return [(False, error.SerializeToString())] * len(items)
+        raise AssertionError("unreachable")
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
-
-
-class _Cache:
-    """A bounded LRU of responses keyed by the serialised request."""
-
-    def __init__(self, size: int) -> None:
-        self.size, self._data = size, OrderedDict[bytes, Any]()
-
-    def get(self, key: bytes) -> Any:
-        value = self._data.get(key)
-        if value is not None:
-            self._data.move_to_end(key)
-        return value
-
-    def put(self, key: bytes, value: Any) -> None:
-        if self.size <= 0:
-            return
-        self._data[key] = value
-        if len(self._data) > self.size:
-            self._data.popitem(last=False)
 
 
 def _deadline(context: grpc.aio.ServicerContext) -> float | None:
@@ -384,11 +199,11 @@ def _deadline(context: grpc.aio.ServicerContext) -> float | None:
 
 async def _abort(context: grpc.aio.ServicerContext, error: pb.ItemError) -> None:
     details: list[Any] = []
-    if error.code == _INVALID:
+    if error.code == INVALID:
         details.append(error_details_pb2.BadRequest(field_violations=[
             error_details_pb2.BadRequest.FieldViolation(field=error.field or "request",
                                                         description=error.description)]))
-    elif error.code == _EXHAUSTED:
+    elif error.code == EXHAUSTED:
         details.append(error_details_pb2.QuotaFailure(violations=[
             error_details_pb2.QuotaFailure.Violation(subject=error.field or "request",
                                                      description=error.description)]))
@@ -402,111 +217,190 @@ async def _abort(context: grpc.aio.ServicerContext, error: pb.ItemError) -> None
     await context.abort_with_status(rpc_status.to_status(status))
 
 
-class OracleServicer(pb_grpc.OracleServicer):
-    def __init__(self, pool: WorkerPool, cache_items: int = DEFAULT_CACHE_ITEMS) -> None:
-        self.pool = pool
-        self.cache = _Cache(cache_items)
+class Undecodable:
+    """What the request deserializer gives for bytes that are not the message."""
 
-    async def _unary(self, kind: str, request: Any, parse: Callable[[bytes], Any],
-                     context: grpc.aio.ServicerContext) -> Any:
-        error = _size_error(request)
-        if error is not None:
-            await _abort(context, error)
-        key = kind.encode() + request.SerializeToString(deterministic=True)
-        response = self.cache.get(key)
-        if response is None:
-            try:
-                [(ok, data)] = await self.pool.run(kind, [(key[len(kind):],
-                                                           _deadline(context))])
-            except Exception as failure:  # never an UNKNOWN with a traceback
-                log.error("internal error", exc_info=failure)
-                ok, data = False, _item_error(_INTERNAL, "internal",
-                                              "internal error").SerializeToString()
-            if not ok:
-                await _abort(context, pb.ItemError.FromString(data))
-            response = parse(data)
-            self.cache.put(key, response)
-        return response
+    def __init__(self, what: str, error: Exception) -> None:
+        self.error = item_error(INVALID, "input_error",
+                                 f"the request is not a valid {what} message: {error}")
 
-    async def Verify(self, request: pb.VerifyRequest, context: grpc.aio.ServicerContext
-                     ) -> pb.VerifyResponse:
-        return await self._unary("verify", request, pb.VerifyResponse.FromString, context)
 
-    async def Answer(self, request: pb.AnswerRequest, context: grpc.aio.ServicerContext
-                     ) -> pb.AnswerResponse:
-        return await self._unary("answer", request, pb.AnswerResponse.FromString, context)
+def safe_parser(cls: Any) -> Callable[[bytes], Any]:
+    """A request deserializer that never raises (no traceback logged per request)."""
+    def parse(data: bytes) -> Any:
+        try:
+            return cls.FromString(data)
+        except Exception as error:
+            return Undecodable(cls.DESCRIPTOR.full_name, error)
+    return parse
 
-    async def VerifyStream(self, request_iterator: AsyncIterator[pb.VerifyStreamRequest],
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _outcome(ok: bool, data: bytes) -> bytes:
+    """A serialised ``VerifyItem``/``AnswerItem``: field 1 (result) or 2 (error)."""
+    return (b"\x0a" if ok else b"\x12") + _varint(len(data)) + data
+
+
+def _stream_item(rid: int, ok: bool, data: bytes) -> bytes:
+    """A serialised ``VerifyStreamResponse``: id (field 1), result (2) or error (3)."""
+    return (b"\x08" + _varint(rid) + (b"\x12" if ok else b"\x1a") + _varint(len(data))
+            + data)
+
+
+class OracleServicer:
+    """The RPCs.  Requests arrive through ``safe_parser``; responses leave as bytes (the
+    cache holds serialised responses, and a batch is the concatenation of its items)."""
+
+    def __init__(self, pool: WorkerPool, service: svc.Service,
+                 cache_items: int = DEFAULT_CACHE_ITEMS) -> None:
+        self.pool, self.service = pool, service
+        self.cache: svc.LRU[bytes, tuple[bool, bytes]] = svc.LRU(cache_items)
+
+    def handlers(self) -> grpc.GenericRpcHandler:
+        def unary(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
+            return grpc.unary_unary_rpc_method_handler(
+                fn, request_deserializer=safe_parser(cls), response_serializer=bytes)
+        return grpc.method_handlers_generic_handler(SERVICE_NAME, {
+            "Verify": unary(self.Verify, pb.VerifyRequest),
+            "Answer": unary(self.Answer, pb.AnswerRequest),
+            "VerifyBatch": unary(self.VerifyBatch, pb.VerifyBatchRequest),
+            "AnswerBatch": unary(self.AnswerBatch, pb.AnswerBatchRequest),
+            "VerifyStream": grpc.stream_stream_rpc_method_handler(
+                self.VerifyStream, request_deserializer=safe_parser(pb.VerifyStreamRequest),
+                response_serializer=bytes),
+        })
+
+    def _precheck(self, request: Any) -> pb.ItemError | None:
+        """Size limits on the event loop, before a worker sees the request."""
+        if request.ByteSize() <= self.service.limits.text_bytes:
+            return None
+        for field in ("premise", "hypothesis", "input", "prompt", "model_answer"):
+            if field in request.DESCRIPTOR.fields_by_name:
+                try:
+                    self.service.check_text(getattr(request, field), field)
+                except BudgetExceeded as error:
+                    return item_error(EXHAUSTED, "budget_exceeded", str(error), field)
+        return None
+
+    async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None
+                     ) -> list[tuple[bool, bytes]]:
+        """``(ok, bytes)`` per request, in order: cache hits at once, misses via the pool
+        in chunks of ``STREAM_BATCH`` (all chunks in flight together)."""
+        out: list[tuple[bool, bytes] | None] = [None] * len(requests)
+        misses: list[tuple[int, bytes]] = []
+        for i, request in enumerate(requests):
+            error = self._precheck(request)
+            if error is not None:
+                out[i] = (False, error.SerializeToString())
+                continue
+            key = kind.encode() + request.SerializeToString()
+            hit = self.cache.get(key)
+            if hit is not None:
+                out[i] = hit
+            else:
+                misses.append((i, key))
+        chunks = [misses[k:k + STREAM_BATCH] for k in range(0, len(misses), STREAM_BATCH)]
+        results = await asyncio.gather(*(self.pool.run(kind, [(key[len(kind):], deadline)
+                                                              for _, key in chunk])
+                                         for chunk in chunks))
+        for chunk, done in zip(chunks, results, strict=True):
+            for (i, key), (ok, data) in zip(chunk, done, strict=True):
+                out[i] = (ok, data)
+                if ok or pb.ItemError.FromString(data).code == INVALID:
+                    self.cache.put(key, (ok, data))
+        return out  # type: ignore[return-value]
+
+    async def _unary(self, kind: str, request: Any, context: grpc.aio.ServicerContext
+                     ) -> bytes:
+        if isinstance(request, Undecodable):
+            await _abort(context, request.error)
+        [(ok, data)] = await self._items(kind, [request], _deadline(context))
+        if not ok:
+            await _abort(context, pb.ItemError.FromString(data))
+        return data
+
+    async def Verify(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
+        return await self._unary("verify", request, context)
+
+    async def Answer(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
+        return await self._unary("answer", request, context)
+
+    async def _batch(self, kind: str, request: Any, context: grpc.aio.ServicerContext
+                     ) -> bytes:
+        if isinstance(request, Undecodable):
+            await _abort(context, request.error)
+        if len(request.items) > MAX_BATCH_ITEMS:
+            await _abort(context, item_error(EXHAUSTED, "budget_exceeded", f"the batch has "
+                                              f"{len(request.items):,} items; the limit is "
+                                              f"{MAX_BATCH_ITEMS:,}", "items"))
+        results = await self._items(kind, request.items, _deadline(context))
+        return b"".join(_outcome(True, _outcome(ok, data)) for ok, data in results)
+
+    async def VerifyBatch(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
+        return await self._batch("verify", request, context)
+
+    async def AnswerBatch(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
+        return await self._batch("answer", request, context)
+
+    async def VerifyStream(self, request_iterator: AsyncIterator[Any],
                            context: grpc.aio.ServicerContext) -> None:
-        """Cache hits are answered as they are read; misses go to the workers in batches
-        (of what arrived while every worker was busy) and are answered as they finish."""
+        """Cache hits are answered as they are read; misses wait in ``pending`` and go to
+        the workers in batches of what arrived meanwhile (one batch per free worker), each
+        answered, tagged with its id, when its batch is done.  At most ``STREAM_WINDOW``
+        misses are unanswered (back-pressure on the reader)."""
         deadline = _deadline(context)
-        most = 2 * self.pool.workers  # batches in flight
+        window = asyncio.Semaphore(STREAM_WINDOW)
         write_lock = asyncio.Lock()
-        window = asyncio.Semaphore(STREAM_WINDOW)  # misses in flight (back-pressure)
-        waiting: list[tuple[int, bytes]] = []
+        pending: list[tuple[int, Any]] = []
         running: set[asyncio.Task[None]] = set()
-        failures: list[BaseException] = []
-        closed = False
 
-        async def emit(response: pb.VerifyStreamResponse) -> None:
-            async with write_lock:
-                await context.write(response)
-
-        async def compute(batch: list[tuple[int, bytes]]) -> None:
+        async def answer(batch: list[tuple[int, Any]]) -> None:
             try:
-                results = await self.pool.run("verify", [(k[len(b"verify"):], deadline)
-                                                         for _, k in batch])
-                for (rid, key), (ok, data) in zip(batch, results, strict=True):
-                    if ok:
-                        response = pb.VerifyResponse.FromString(data)
-                        self.cache.put(key, response)
-                        await emit(pb.VerifyStreamResponse(id=rid, result=response))
-                    else:
-                        await emit(pb.VerifyStreamResponse(id=rid,
-                                                           error=pb.ItemError.FromString(data)))
-            except Exception as error:  # reported once the stream ends
-                failures.append(error)
+                results = await self._items("verify", [r for _, r in batch], deadline)
+                async with write_lock:
+                    for (rid, _), (ok, data) in zip(batch, results, strict=True):
+                        await context.write(_stream_item(rid, ok, data))
             finally:
                 for _ in batch:
                     window.release()
 
-        def flush() -> None:
-            while waiting and len(running) < most and not closed:
-                batch = waiting[:STREAM_BATCH]
-                del waiting[:STREAM_BATCH]
-                task = asyncio.create_task(compute(batch))
+        def flush(done: asyncio.Task[None] | None = None) -> None:
+            running.discard(done)  # type: ignore[arg-type]
+            while pending and len(running) < self.pool.workers:
+                batch = pending[:STREAM_BATCH]
+                del pending[:STREAM_BATCH]
+                task = asyncio.create_task(answer(batch))
                 running.add(task)
-                task.add_done_callback(lambda t: (running.discard(t), flush()))
+                task.add_done_callback(flush)
 
         try:
             async for item in request_iterator:
-                request = item.request
-                error = _size_error(request)
-                if error is not None:
-                    await emit(pb.VerifyStreamResponse(id=item.id, error=error))
-                    continue
-                key = b"verify" + request.SerializeToString(deterministic=True)
-                hit = self.cache.get(key)
-                if hit is not None:
-                    await emit(pb.VerifyStreamResponse(id=item.id, result=hit))
+                if isinstance(item, Undecodable):
+                    await _abort(context, item.error)
+                hit = self.cache.get(b"verify" + item.request.SerializeToString())
+                if hit is not None and hit[0]:
+                    async with write_lock:
+                        await context.write(_stream_item(item.id, True, hit[1]))
                     continue
                 await window.acquire()
-                waiting.append((item.id, key))
+                pending.append((item.id, item.request))
                 flush()
-            while running or waiting:
-                flush()
-                await asyncio.wait(set(running))
+            while running:
+                await asyncio.gather(*running)
         finally:
-            closed = True
             for task in running:
                 task.cancel()
-        if failures:
-            log.error("internal error in a stream", exc_info=failures[0])
-            await _abort(context, _item_error(_INTERNAL, "internal", "internal error"))
 
 
-# ---- serving ----------------------------------------------------------------------------
+# ---- serving ----------------------------------------------------------------------------------
 
 @dataclass
 class ServerConfig:
@@ -515,9 +409,33 @@ class ServerConfig:
     workers: int = 0  # 0: one per core
     tls_cert: str | None = None
     tls_key: str | None = None
+    tls_client_ca: str | None = None  # mutual TLS: clients must present a cert from this CA
+    reflection: bool = True
     grace: float = DEFAULT_GRACE_S
-    solver_budget: float = DEFAULT_SOLVER_BUDGET_S
+    solver_budget: float = svc.DEFAULT_BUDGET_S
     cache_items: int = DEFAULT_CACHE_ITEMS
+
+    def checked(self) -> ServerConfig:
+        """The config, or ``InputError`` saying which option is wrong."""
+        if not 0 <= self.port <= 65535:
+            raise InputError(f"--port {self.port} is not a port (0 to 65535)")
+        if self.workers < 0:
+            raise InputError(f"--workers {self.workers}: give 0 (one per core) or more")
+        if self.solver_budget <= 0 or self.grace < 0 or self.cache_items < 0:
+            raise InputError("--solver-budget must be positive, --grace and --cache-items "
+                             "not negative")
+        if bool(self.tls_cert) != bool(self.tls_key):
+            raise InputError("TLS needs both --tls-cert and --tls-key")
+        if self.tls_client_ca and not self.tls_cert:
+            raise InputError("--tls-client-ca (mutual TLS) needs --tls-cert and --tls-key")
+        for option, path in (("--tls-cert", self.tls_cert), ("--tls-key", self.tls_key),
+                             ("--tls-client-ca", self.tls_client_ca)):
+            if path and not os.path.isfile(path):
+                raise InputError(f"{option} {path}: no such file")
+        return self
+
+    def limits(self) -> svc.Limits:
+        return svc.Limits(budget_s=self.solver_budget, cache_items=min(self.cache_items, 8192))
 
 
 def default_workers() -> int:
@@ -527,11 +445,23 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def _credentials(c: ServerConfig) -> grpc.ServerCredentials:
+    def read(path: str) -> bytes:
+        with open(path, "rb") as f:
+            return f.read()
+    assert c.tls_cert and c.tls_key
+    pair = [(read(c.tls_key), read(c.tls_cert))]
+    if c.tls_client_ca:
+        return grpc.ssl_server_credentials(pair, root_certificates=read(c.tls_client_ca),
+                                           require_client_auth=True)
+    return grpc.ssl_server_credentials(pair)
+
+
 class OracleServer:
     """The service on one port: ``await start()`` → bound port, ``await stop()``."""
 
     def __init__(self, config: ServerConfig) -> None:
-        self.config = config
+        self.config = config.checked()
         self.port: int | None = None
         self.health = health.aio.HealthServicer()
         self._server: grpc.aio.Server | None = None
@@ -541,29 +471,30 @@ class OracleServer:
 
     async def start(self) -> int:
         c = self.config
-        self._pool = WorkerPool(c.workers or default_workers(), c.solver_budget)
-        await asyncio.get_running_loop().run_in_executor(None, self._pool.warm_up)
         server = grpc.aio.server(options=[
             ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
             ("grpc.max_send_message_length", MAX_SEND_BYTES),
             ("grpc.so_reuseport", 0),
         ])
-        pb_grpc.add_OracleServicer_to_server(OracleServicer(self._pool, c.cache_items), server)
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-             reflection.SERVICE_NAME), server)
         address = f"{c.host}:{c.port}"
-        if c.tls_cert or c.tls_key:
-            if not (c.tls_cert and c.tls_key):
-                raise ValueError("TLS needs both --tls-cert and --tls-key")
-            with open(c.tls_key, "rb") as k, open(c.tls_cert, "rb") as cert:
-                credentials = grpc.ssl_server_credentials([(k.read(), cert.read())])
-            self.port = server.add_secure_port(address, credentials)
-        else:
-            self.port = server.add_insecure_port(address)
+        try:
+            if c.tls_cert:
+                self.port = server.add_secure_port(address, _credentials(c))
+            else:
+                self.port = server.add_insecure_port(address)
+        except (RuntimeError, OSError, ValueError) as error:
+            raise InputError(f"cannot bind {address}: {error}") from None
         if not self.port:
-            raise OSError(f"cannot bind {address}")
+            raise InputError(f"cannot bind {address}")
+        self._pool = WorkerPool(c.workers or default_workers(), c.limits())
+        await asyncio.get_running_loop().run_in_executor(None, self._pool.warm_up)
+        servicer = OracleServicer(self._pool, svc.Service(c.limits()), c.cache_items)
+        server.add_generic_rpc_handlers((servicer.handlers(),))
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
+        if c.reflection:
+            reflection.enable_server_reflection(
+                (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                 reflection.SERVICE_NAME), server)
         await server.start()
         self._server = server
         for name in ("", SERVICE_NAME):
@@ -601,17 +532,26 @@ async def serve(config: ServerConfig, ready: Callable[[int], None] | None = None
     await server.wait()
 
 
+def config_of(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(host=args.host, port=args.port, workers=args.workers,
+                        tls_cert=args.tls_cert, tls_key=args.tls_key,
+                        tls_client_ca=getattr(args, "tls_client_ca", None),
+                        reflection=not getattr(args, "no_reflection", False), grace=args.grace,
+                        solver_budget=args.solver_budget,
+                        cache_items=args.cache_items).checked()
+
+
 def run(args: argparse.Namespace) -> int:
-    """``causal-oracle serve``: serve until SIGTERM/SIGINT; prints the bound address."""
+    """``causal-oracle serve``: serve until SIGTERM/SIGINT; prints the bound address.
+    A bad option raises ``InputError`` (exit 2) before anything starts."""
+    config = config_of(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    config = ServerConfig(host=args.host, port=args.port, workers=args.workers,
-                          tls_cert=args.tls_cert, tls_key=args.tls_key, grace=args.grace,
-                          solver_budget=args.solver_budget, cache_items=args.cache_items)
 
     def ready(port: int) -> None:
         workers = config.workers or default_workers()
+        tls = ", mutual TLS" if config.tls_client_ca else ", TLS" if config.tls_cert else ""
         print(f"causal-oracle: serving {SERVICE_NAME} on {config.host}:{port} "
-              f"({workers} worker(s){', TLS' if config.tls_cert else ''})", flush=True)
+              f"({workers} worker(s){tls})", flush=True)
 
     asyncio.run(serve(config, ready))
     print("causal-oracle: stopped", flush=True)
@@ -619,11 +559,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from causal_oracle.clients import serve_cli  # the one place the options are declared
+
     parser = argparse.ArgumentParser(prog="python -m causal_oracle.server",
                                      description=__doc__.split("\n")[0])
     serve_cli.add_arguments(parser)
-    return run(parser.parse_args(argv))
+    try:
+        return run(parser.parse_args(argv))
+    except InputError as error:
+        print(f"causal-oracle: error: {error.describe()}", file=sys.stderr)
+        return 2
 
+
+__all__ = ["SERVICE_NAME", "OracleServer", "OracleServicer", "ServerConfig", "WorkerPool",
+           "serve"]
 
 if __name__ == "__main__":
     # Run through the importable module so worker processes find the same functions.

@@ -25,6 +25,7 @@ import gc
 import io
 import json
 import multiprocessing
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -119,22 +120,16 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
 def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
     """(row index, parsed row or an error message) for JSONL or CSV files."""
     if path.suffix.lower() == ".csv":
-        with path.open(newline="", encoding="utf-8") as handle:
+        with path.open(newline="", encoding="utf-8", errors="surrogateescape") as handle:
             for index, row in enumerate(csv.DictReader(handle)):
                 yield index, dict(row)
         return
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8", errors="surrogateescape") as handle:
         index = 0
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                yield index, f"line {number}, column {error.colno}: invalid JSON: {error.msg}"
-            else:
-                yield index, row if isinstance(row, dict) else (
-                    f"line {number}: expected a JSON object")
+            yield index, _decode(_JsonLine(number, line))
             index += 1
 
 
@@ -145,11 +140,19 @@ class _JsonLine(NamedTuple):
     text: str
 
 
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8 (surrogateescape)
+
+
 def _decode(line: _JsonLine) -> dict[str, Any] | str:
+    bad = _UNDECODABLE.search(line.text)
+    if bad is not None:
+        return f"line {line.number}, column {bad.start() + 1}: invalid UTF-8"
     try:
         row = json.loads(line.text)
     except json.JSONDecodeError as error:
         return f"line {line.number}, column {error.colno}: invalid JSON: {error.msg}"
+    except RecursionError:
+        return f"line {line.number}: JSON nested too deeply"
     return row if isinstance(row, dict) else f"line {line.number}: expected a JSON object"
 
 
@@ -158,7 +161,7 @@ def _raw_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | _JsonLine]]:
     if path.suffix.lower() == ".csv":
         yield from read_rows(path)  # type: ignore[misc]
         return
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8", errors="surrogateescape") as handle:
         index = 0
         for number, line in enumerate(handle, 1):
             if line.strip():
@@ -415,7 +418,7 @@ def _audit_range(args: tuple[_Range, Columns, str]) -> tuple[int, AuditReport]:
     rng, cols, profile = args
     with open(rng.path, "rb") as handle:
         handle.seek(rng.start)
-        data = handle.read(rng.end - rng.start).decode("utf-8")
+        data = handle.read(rng.end - rng.start).decode("utf-8", "surrogateescape")
     report = AuditReport()
     index = 0
     for offset, text in enumerate(data.split("\n")):

@@ -19,6 +19,7 @@ from causal_oracle.clients.audit import Columns, run_audit, summary_table
 from causal_oracle.clients.engine import PROFILES, VerifyResult, verify, verify_input
 from causal_oracle.clients.progress import progress_bar
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
+from causal_oracle.oracle.service import DEFAULT_BUDGET_S, Limits, configure
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -36,12 +37,28 @@ def _add_item_arguments(p: argparse.ArgumentParser) -> None:
 def _add_server_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--server", metavar="HOST:PORT",
                    help="ask a running `causal-oracle serve` instead of computing in-process")
+    p.add_argument("--server-ca", metavar="PEM", help="use TLS, trusting this CA (or 'system')")
+    p.add_argument("--server-cert", metavar="PEM", help="client certificate (mutual TLS)")
+    p.add_argument("--server-key", metavar="PEM", help="client private key (mutual TLS)")
 
 
 def _client(args: argparse.Namespace) -> Any:
     from causal_oracle.clients.remote import OracleClient
 
-    return OracleClient(args.server)
+    def read(option: str, path: str | None) -> bytes | None:
+        if path is None or path == "system":
+            return None
+        try:
+            return Path(path).read_bytes()
+        except OSError as error:
+            raise InputError(f"{option} {path}: {error.strerror}") from None
+
+    if (args.server_cert is None) != (args.server_key is None):
+        raise InputError("mutual TLS needs both --server-cert and --server-key")
+    return OracleClient(args.server, tls=args.server_ca is not None,
+                        tls_root=read("--server-ca", args.server_ca),
+                        tls_client_cert=read("--server-cert", args.server_cert),
+                        tls_client_key=read("--server-key", args.server_key))
 
 
 def _run_item(args: argparse.Namespace, explanation: str | None = None) -> VerifyResult:
@@ -91,6 +108,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if not path.is_file():
         raise InputError(f"no such file: {path}")
+    if args.report:
+        _check_output(Path(args.report), path)
     cols = Columns(premise=args.premise_column, hypothesis=args.hypothesis_column,
                    input=args.input_column, label=args.label_column,
                    relation=args.relation_column, id=args.id_column)
@@ -107,8 +126,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         report = run_audit(path, cols=cols, profile=args.profile, workers=workers,
                            progress=progress_bar if show else None)
     if args.report:
-        Path(args.report).write_text(json.dumps(report.to_json(), indent=1,
-                                                ensure_ascii=False) + "\n", encoding="utf-8")
+        text = json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n"
+        # a lone surrogate from the data is written as its JSON escape, not refused
+        Path(args.report).write_bytes(text.encode("utf-8", "backslashreplace"))
     print(summary_table(report), end="")
     if report.inconsistent:
         print(f"inconsistent premises ({len(report.inconsistent)} items), first: row "
@@ -122,11 +142,29 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check_output(report: Path, data: Path) -> None:
+    """``InputError`` unless ``report`` can be written without touching ``data``."""
+    if report.is_dir():
+        raise InputError(f"--report {report} is a directory; give a file name")
+    if not report.parent.is_dir():
+        raise InputError(f"--report {report}: no such directory {report.parent}")
+    if report.exists() and report.resolve() == data.resolve():
+        raise InputError(f"--report {report} is the input file; refusing to overwrite it")
+
+
+def _add_budget_argument(p: argparse.ArgumentParser) -> None:
+    """``--budget SECONDS``: the per-item time budget of the in-process service."""
+    p.add_argument("--budget", type=float, metavar="SECONDS",
+                   help="time budget per item, in-process (default "
+                        f"{DEFAULT_BUDGET_S:g} s); over it: exit 2")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="causal-oracle",
         description="Certified answers for causal-reasoning benchmarks (in-process).")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    _add_budget_argument(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("verify", help="label one Corr2Cause item")
@@ -172,8 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate from the data: escaped
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.budget is not None:
+        if not args.budget > 0:
+            parser.error("--budget must be a positive number of seconds")
+        configure(Limits(budget_s=args.budget))
     try:
         return int(args.func(args))
     except InputError as error:

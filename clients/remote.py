@@ -280,8 +280,18 @@ class RemoteResult:
 
 # ---- the sync client ------------------------------------------------------------------
 
-def _channel_credentials(root_certificates: bytes | None) -> grpc.ChannelCredentials:
-    return grpc.ssl_channel_credentials(root_certificates=root_certificates)
+def _channel_credentials(root_certificates: bytes | None, client_key: bytes | None = None,
+                         client_cert: bytes | None = None) -> grpc.ChannelCredentials:
+    """TLS credentials; with ``client_key``/``client_cert`` the client proves who it is
+    (mutual TLS, for a server started with ``--tls-client-ca``)."""
+    return grpc.ssl_channel_credentials(root_certificates=root_certificates,
+                                        private_key=client_key, certificate_chain=client_cert)
+
+
+def _outcomes(items: Iterable[Any]) -> list[Any]:
+    """Batch response items → responses, or the oracle's exceptions for failed items."""
+    return [getattr(i, i.WhichOneof("outcome")) if i.WhichOneof("outcome") == "result"
+            else error_from_item(i.error) for i in items]
 
 
 class OracleClient:
@@ -291,12 +301,14 @@ class OracleClient:
 
     def __init__(self, target: str, *, timeout: float | None = DEFAULT_TIMEOUT_S,
                  retries: int = 4, backoff: float = 0.05, max_backoff: float = 2.0,
-                 tls_root: bytes | None = None, tls: bool = False) -> None:
+                 tls_root: bytes | None = None, tls: bool = False,
+                 tls_client_key: bytes | None = None, tls_client_cert: bytes | None = None
+                 ) -> None:
         self.target, self.timeout = target, timeout
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
-        if tls or tls_root is not None:
-            self._channel = grpc.secure_channel(target, _channel_credentials(tls_root),
-                                                options=CHANNEL_OPTIONS)
+        if tls or tls_root is not None or tls_client_cert is not None:
+            credentials = _channel_credentials(tls_root, tls_client_key, tls_client_cert)
+            self._channel = grpc.secure_channel(target, credentials, options=CHANNEL_OPTIONS)
         else:
             self._channel = grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
         self._stub = pb_grpc.OracleStub(self._channel)
@@ -356,6 +368,19 @@ class OracleClient:
         if model_answer is not None:
             request.model_answer = model_answer
         return self._call(self._stub.Answer, request, timeout)
+
+    def verify_batch(self, requests: Iterable[pb.VerifyRequest], *,
+                     timeout: float | None = None) -> list[pb.VerifyResponse | Exception]:
+        """Many items in one ``VerifyBatch`` call; results in request order, a failed item
+        as its exception (``ParseError``, ``BudgetExceeded``, …)."""
+        batch = pb.VerifyBatchRequest(items=list(requests))
+        return _outcomes(self._call(self._stub.VerifyBatch, batch, timeout).items)
+
+    def answer_batch(self, requests: Iterable[pb.AnswerRequest], *,
+                     timeout: float | None = None) -> list[pb.AnswerResponse | Exception]:
+        """Many ``Answer`` items in one ``AnswerBatch`` call, as ``verify_batch``."""
+        batch = pb.AnswerBatchRequest(items=list(requests))
+        return _outcomes(self._call(self._stub.AnswerBatch, batch, timeout).items)
 
     def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         """The health status name (``SERVING``, ``NOT_SERVING``, …)."""
@@ -457,11 +482,14 @@ class AsyncOracleClient:
 
     def __init__(self, target: str, *, timeout: float | None = DEFAULT_TIMEOUT_S,
                  retries: int = 4, backoff: float = 0.05, max_backoff: float = 2.0,
-                 tls_root: bytes | None = None, tls: bool = False) -> None:
+                 tls_root: bytes | None = None, tls: bool = False,
+                 tls_client_key: bytes | None = None, tls_client_cert: bytes | None = None
+                 ) -> None:
         self.target, self.timeout = target, timeout
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
-        if tls or tls_root is not None:
-            self._channel = grpc.aio.secure_channel(target, _channel_credentials(tls_root),
+        if tls or tls_root is not None or tls_client_cert is not None:
+            credentials = _channel_credentials(tls_root, tls_client_key, tls_client_cert)
+            self._channel = grpc.aio.secure_channel(target, credentials,
                                                     options=CHANNEL_OPTIONS)
         else:
             self._channel = grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)

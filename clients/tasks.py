@@ -17,17 +17,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from causal_oracle.clients.ie_render import render_ie_prompt
-from causal_oracle.oracle.check_tasks import CertificateRejected, check_answer, check_set_verdict
+from causal_oracle.oracle import service
+from causal_oracle.oracle.check_tasks import CertificateRejected, check_set_verdict
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
-from causal_oracle.oracle.tasks.backdoor import backdoor_sets, check_set
-from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
-from causal_oracle.oracle.tasks.explain import explain, format_path
-from causal_oracle.oracle.tasks.grading import grade as grade_claim
-from causal_oracle.oracle.tasks.intervention import intervention_effect
+from causal_oracle.oracle.service import TASKS, UNREADABLE, answer_json, answer_text, task_graph
+from causal_oracle.oracle.tasks.backdoor import check_set
 from causal_oracle.oracle.tasks.model import (
     Answer,
     BackdoorAnswer,
@@ -35,119 +32,41 @@ from causal_oracle.oracle.tasks.model import (
     InterventionAnswer,
     PathsAnswer,
     Question,
-    TaskGraph,
     ValuesAnswer,
-    task_of,
 )
-from causal_oracle.oracle.tasks.paths import causal_paths
-from causal_oracle.parser.cibench import detect_task, parse_cibench
-from causal_oracle.parser.errors import ParseError
-from causal_oracle.parser.ie import parse_ie
-from causal_oracle.parser.task_answers import parse_answer
-
-TASKS = ("CP", "BA", "FI", "CI", "IE")
-UNREADABLE = "UNREADABLE"
-
-_SOLVERS: dict[str, Callable[[Any], Answer]] = {
-    "CP": causal_paths, "BA": backdoor_sets, "FI": factual, "CI": counterfactual,
-    "IE": intervention_effect,
-}
 
 
 def parse_question(prompt: str, task: str | None = None) -> Question:
     """Parse ``prompt`` as a ``task`` question (detected from the text when None)."""
-    wanted = task.upper() if task else detect_task(prompt)
-    if wanted is not None and wanted not in TASKS:
-        raise InputError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
-    if wanted == "IE":
-        return parse_ie(prompt)
-    return parse_cibench(prompt, wanted)
+    return service.default().parse_question(prompt, task)
 
 
 def solve(question: Question) -> Answer:
     """Derive the answer and re-verify its certificate (``CertificateRejected`` if not)."""
-    task = task_of(question)
-    result = _SOLVERS[task](question)
-    check_answer(task, question, result)
-    return result
-
-
-def _graph(question: Question) -> TaskGraph:
-    return question.graph if hasattr(question, "graph") else question.scm.graph  # type: ignore[union-attr]
-
-
-def answer_json(question: Question, result: Answer) -> Any:
-    """The answer in JSON form (names, not indices)."""
-    names = _graph(question).names
-    if isinstance(result, PathsAnswer):
-        return [[names[i] for i in p] for p in result.paths]
-    if isinstance(result, BackdoorAnswer):
-        g = _graph(question)
-        return {"adjustment_needed": result.needed,
-                "minimal_sets": [list(g.mask_names(m)) for m in result.minimal_sets],
-                "parents_set": list(g.mask_names(result.parents_set)),
-                "parents_set_valid": result.parents_set_valid}
-    if isinstance(result, ValuesAnswer):
-        return {names[q]: v for q, v in result.values}
-    assert isinstance(result, InterventionAnswer)
-    return {"answer": "yes" if result.yes else "no", "holds_before": result.holds_before,
-            "kappa": result.kappa,
-            "witness": [names[i] for i in result.witness]}
-
-
-def answer_text(question: Question, result: Answer) -> str:
-    """The answer as a model is expected to write it."""
-    g = _graph(question)
-    if isinstance(result, PathsAnswer):
-        return "\n".join(format_path(g, p) for p in result.paths) or "None"
-    if isinstance(result, BackdoorAnswer):
-        if not result.minimal_sets:
-            return "no valid adjustment set exists"
-        best = min(result.minimal_sets, key=lambda m: (bin(m).count("1"), m))
-        return ", ".join(g.mask_names(best)) or "None"
-    if isinstance(result, ValuesAnswer):
-        return "\n".join(f"{g.names[q]}, {'happened' if v else 'not happen'}"
-                         for q, v in result.values)
-    assert isinstance(result, InterventionAnswer)
-    return "yes" if result.yes else "no"
+    return service.default().solve(question)
 
 
 def answer(prompt: str, task: str | None = None) -> dict[str, Any]:
     """Answer one question: ``{"task", "answer", "answer_text", "certificate_checked",
     "explanation"}``.  Raises ``ParseError``/``InputError`` for bad text."""
-    question = parse_question(prompt, task)
-    result = solve(question)
-    return {"task": task_of(question), "answer": answer_json(question, result),
-            "answer_text": answer_text(question, result), "certificate_checked": True,
-            "explanation": explain(question, result)}
+    return service.default().answer(prompt, task)
 
 
 def grade(prompt: str, answer_text: str, task: str | None = None) -> dict[str, Any]:
     """Grade a model's answer: ``{"task", "correct", "normalised", "reason", "expected",
     "certificate_checked"}``; ``correct`` is None and ``normalised`` ``"UNREADABLE"``
     when the answer cannot be read (``reason`` then says where)."""
-    question = parse_question(prompt, task)
-    result = solve(question)
-    name = task_of(question)
-    out: dict[str, Any] = {"task": name, "expected": answer_text_of(question, result),
-                           "certificate_checked": True}
-    try:
-        claim = parse_answer(name, answer_text)
-    except ParseError as error:
-        out.update(correct=None, normalised=UNREADABLE, reason=error.describe())
-        return out
-    verdict = grade_claim(question, result, claim)
-    if verdict.verdict is not None and verdict.set_mask is not None:
-        check_set_verdict(question, verdict.set_mask, verdict.verdict)
-    out.update(correct=verdict.correct, normalised=verdict.normalised, reason=verdict.reason)
-    return out
+    return service.default().grade(prompt, answer_text, task)
 
 
+_graph = task_graph
 answer_text_of = answer_text
 
 
 def _truth_matches(question: Question, result: Answer, row: dict[str, Any]) -> tuple[bool, Any]:
     truth = row.get("truth") or {}
+    if not isinstance(truth, dict):
+        raise InputError(f"the truth field is {type(truth).__name__}, not an object")
     names = _graph(question).names
     if isinstance(result, PathsAnswer):
         derived = {tuple(names[i] for i in p) for p in result.paths}
@@ -191,8 +110,8 @@ def audit_row(row: dict[str, Any]) -> dict[str, Any]:
     out["derived"] = answer_json(question, result)
     try:
         out["agree"], out["gold"] = _truth_matches(question, result, row)
-    except (KeyError, InputError) as error:
-        out["unreadable"] = f"row has no usable truth: {error}"
+    except (KeyError, TypeError, ValueError, InputError) as error:  # e.g. a number for a list
+        out["unreadable"] = f"row has no usable truth: {type(error).__name__}: {error}"
     return out
 
 

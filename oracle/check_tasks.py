@@ -35,6 +35,8 @@ from typing import Any
 
 import networkx as nx
 
+from causal_oracle.oracle.budget import checkpoint
+
 
 class CertificateRejected(Exception):
     """The checker could not confirm a certificate (an internal error of the oracle)."""
@@ -66,7 +68,9 @@ def _check_paths(question: Any, answer: Any) -> None:
     for c in question.causes:
         for e in question.effects:
             if c != e:
-                expected.extend(tuple(p) for p in nx.all_simple_paths(g, c, e))
+                for p in nx.all_simple_paths(g, c, e):
+                    checkpoint()
+                    expected.append(tuple(p))
     got = [tuple(p) for p in answer.paths]
     _require(len(got) == len(set(got)), "a path is listed twice")
     _require(set(got) == set(expected),
@@ -102,6 +106,7 @@ def _check_backdoor(question: Any, answer: Any) -> None:
         _require(len(allowed) <= 16, "too many variables to confirm that no valid set exists")
         for r in range(len(allowed) + 1):
             for combo in combinations(allowed, r):
+                checkpoint()
                 _require(not backdoor_valid(question, set(combo)),
                          f"set {sorted(combo)} is valid but no valid set was returned")
     for mask in answer.minimal_sets:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.dsep import independence_set, open_path
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.graph import Dag
@@ -170,7 +171,7 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
     if conflicts:
         return ClassAnalysis(premise, structure, None, (), tuple(conflicts))
     cpdag = orient(structure)
-    members = tuple(enumerate_members(structure, limit=MAX_MEMBERS))
+    members = tuple(m for m in enumerate_members(structure, limit=MAX_MEMBERS) if not checkpoint())
     if not members:
         names = premise.variables
         colliders = ", ".join(f"{names[t.x]}→{names[t.middle]}←{names[t.y]}"

@@ -141,6 +141,41 @@ def unglue(names: list[RawName], table: NameTable) -> list[RawName]:
     return chosen
 
 
+def _where(token: Token) -> str:
+    return f"line {token.line}, column {token.column}"
+
+
+def _distinct(names: list[RawName], table: NameTable, role: str) -> tuple[int, ...]:
+    """The indices of ``names``; a name given twice is an error naming both places."""
+    seen: dict[int, RawName] = {}
+    for n in names:
+        i = table.index(n)
+        if i in seen:
+            raise SemanticError(f"the {role} {n.text!r} is named twice (at "
+                                f"{_where(seen[i].token)} and {_where(n.token)})", n.token)
+        seen[i] = n
+    return tuple(seen)
+
+
+def _consistent_events(events: list[_Event], table: NameTable, what: str
+                       ) -> tuple[Literal, ...]:
+    """The events as literals, each event once; an event stated both to happen and not to
+    happen is an error naming both statements (an answer would flip with their order)."""
+    seen: dict[int, _Event] = {}
+    for e in events:
+        i = table.index(e.name)
+        first = seen.get(i)
+        if first is None:
+            seen[i] = e
+        elif first.value != e.value:
+            def said(x: _Event) -> str:
+                return (f"{'happened' if x.value else 'not happen'}"
+                        f" ({_where(x.name.token)})")
+            raise SemanticError(f"contradictory: {e.name.text!r} is {what} as "
+                                f"{said(first)} and as {said(e)}", e.name.token)
+    return tuple(Literal(i, e.value) for i, e in seen.items())
+
+
 # ---- transformer -----------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -197,8 +232,8 @@ class _ToObjects(Transformer):
         effects_named = unglue(effects_raw, table)
         for n in (*causes_named, *effects_named):
             table.add(n)  # a non-initial spelling decides how a name is shown
-        causes = tuple(table.index(n) for n in causes_named)
-        effects = tuple(table.index(n) for n in effects_named)
+        causes = _distinct(causes_named, table, "cause")
+        effects = _distinct(effects_named, table, "effect")
         if set(causes) & set(effects):
             raise SemanticError("a variable cannot be both a cause and an effect",
                                 effects_raw[0].token)
@@ -283,15 +318,15 @@ class _ToObjects(Transformer):
             scm.graph  # noqa: B018 - validates acyclicity at the boundary
         except InputError as error:
             raise SemanticError(error.message, lines[0][1].token) from None
-        obs = tuple(Literal(table.index(e.name), e.value) for e in observed)
+        obs = _consistent_events(observed, table, "observed")
         for e in observed:
             if not scm.is_root(table.index(e.name)):
                 raise SemanticError(f"{e.name.text!r} is observed but is not a root event "
                                     "(it has rules)", e.name.token)
-        qs = tuple(table.index(q) for q in queries)
+        qs = _distinct(queries, table, "queried event")
         if task == "FI":
             return FactualQuestion(scm, obs, qs)
-        wi = tuple(Literal(table.index(e.name), e.value) for e in whatif)
+        wi = _consistent_events(whatif, table, "intervened on")
         return CounterfactualQuestion(scm, obs, qs, wi)
 
 

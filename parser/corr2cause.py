@@ -211,7 +211,7 @@ def parse_item(text: str) -> tuple[Premise, Hypothesis]:
 # gives the exact error position.
 # ---------------------------------------------------------------------------
 _HEAD_END = re.compile(r"follows\s*:")
-_SENTENCE = re.compile(r"\s*([^.:]*\.)")
+_SENTENCE = re.compile(r"[ \t\f\r\n]*([^ \t\f\r\n.:][^.:]*\.)")  # WS as in the grammar; linear
 
 
 @lru_cache(maxsize=4096)
@@ -266,7 +266,7 @@ def _parse_premise_fast(text: str) -> Premise | None:
                 break
             pieces.append((match.start(1), match.group(1)))
             position = match.end()
-        if text[position:].strip():
+        if text[position:].strip(" \t\f\r\n"):
             return None
         sentences = [(start, _sentence(piece)) for start, piece in pieces]
     except (UnexpectedInput, VisitError):

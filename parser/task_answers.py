@@ -41,7 +41,9 @@ _TERMINAL_NAMES = {"WORD": "a word of a name", "_NL": "a new line", "$END": "end
 _START = {"CP": "paths_answer", "BA": "set_answer", "FI": "values_answer",
           "CI": "values_answer", "IE": "yes_no_answer"}
 
-_TAG = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.DOTALL)
+_OPEN_TAG = re.compile(r"<answer>", re.IGNORECASE)
+_CLOSE_TAG = re.compile(r"</answer>", re.IGNORECASE)
+_ARROWS = re.compile(r"→|⟶|-->|=>|–>|—>")
 _ANSWER_LINE = re.compile(r"^[ \t*]*(?:final\s+)?answer\s*:", re.IGNORECASE | re.MULTILINE)
 _PREFIX = re.compile(r"^\s*(?:final\s+)?answer\s*:\s*", re.IGNORECASE)
 
@@ -54,18 +56,49 @@ def normalise(text: str) -> str:
     >>> normalise("Answer:\\n\\nthe a → the b\\n\\n")
     'the a -> the b'
     """
-    tagged = _TAG.findall(text)
-    if tagged:
-        text = tagged[-1]
+    tagged = _last_tagged(text)
+    if tagged is not None:
+        text = tagged
     text = text.replace("\r\n", "\n").replace("**", "").replace("`", "")
     answer_lines = list(_ANSWER_LINE.finditer(text))
     if answer_lines:  # reasoning first, then a closing "Answer: …" line: keep what follows it
         text = text[answer_lines[-1].start():]
     text = _PREFIX.sub("", text, count=1)
-    text = re.sub(r"\s*(?:→|⟶|-->|=>|–>|—>)\s*", " -> ", text)
+    text = _unify_arrows(text)
     text = text.replace("’", "'").replace("‘", "'").replace("`", "'")
     lines = [line.strip() for line in text.split("\n")]
     return "\n".join(line for line in lines if line)
+
+
+def _last_tagged(text: str) -> str | None:
+    """The inside of the last ``<answer>…</answer>`` pair (pairs read left to right, each
+    tag closing at the first ``</answer>`` after it), or None; linear in the text.
+
+    >>> _last_tagged("<answer>a</answer> <answer><answer>b</answer>")
+    '<answer>b'
+    """
+    opens = [m.end() for m in _OPEN_TAG.finditer(text)]
+    closes = [(m.start(), m.end()) for m in _CLOSE_TAG.finditer(text)]
+    found, i, j = None, 0, 0
+    while i < len(opens):
+        while j < len(closes) and closes[j][0] < opens[i]:
+            j += 1
+        if j == len(closes):
+            break
+        found = text[opens[i]:closes[j][0]]
+        after = closes[j][1]
+        while i < len(opens) and opens[i] - len("<answer>") < after:
+            i += 1
+    return found
+
+
+def _unify_arrows(text: str) -> str:
+    """Every arrow spelling → ``" -> "``, eating the whitespace around it; linear (a
+    ``\\s*`` on both sides of an alternation in one regex is quadratic on long blanks)."""
+    pieces = _ARROWS.split(text)
+    last = len(pieces) - 1
+    return " -> ".join((p.lstrip() if i else p).rstrip() if i < last else
+                       (p.lstrip() if i else p) for i, p in enumerate(pieces))
 
 
 class _ToClaims(Transformer):

@@ -27,5 +27,6 @@ def test_stubs_import_as_a_package() -> None:
 
     service = oracle_pb2.DESCRIPTOR.services_by_name["Oracle"]
     assert service.full_name == "causal_oracle.v1.Oracle"
-    assert {m.name for m in service.methods} == {"Verify", "VerifyStream", "Answer"}
+    assert {m.name for m in service.methods} == {"Verify", "VerifyStream", "Answer",
+                                                "VerifyBatch", "AnswerBatch"}
     assert hasattr(oracle_pb2_grpc, "OracleStub")

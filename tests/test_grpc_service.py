@@ -377,22 +377,21 @@ def test_slow_premise_does_not_stall_other_calls(client: OracleClient) -> None:
             slow.result()
 
 
-def test_worker_timer_interrupts_solver_loops() -> None:
-    """The worker-side entry point (run here, in the main thread, with its timer)."""
-    previous = signal.signal(signal.SIGALRM, server._on_alarm)
-    try:
-        request = make_request(premise_text(8), "A directly causes B.").SerializeToString()
-        [(ok, data)] = server._run_items("verify", [(request, time.time() + 0.3)], 60.0)
-        assert not ok
-        assert pb.ItemError.FromString(data).code == grpc.StatusCode.DEADLINE_EXCEEDED.value[0]
-        [(ok, data)] = server._run_items("verify", [(request, None)], 0.3)
-        assert not ok
-        error = pb.ItemError.FromString(data)
-        assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
-        assert error.kind == "budget_exceeded"
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+def test_worker_budget_interrupts_solver_loops() -> None:
+    """The worker-side entry point, run here in-process: the cooperative budget (no
+    signals) stops the enumeration both at the call's deadline and at the solver budget."""
+    from causal_oracle.oracle.service import Limits, Service
+
+    request = make_request(premise_text(8), "A directly causes B.").SerializeToString()
+    roomy, tight = Service(Limits(budget_s=60.0)), Service(Limits(budget_s=0.3))
+    [(ok, data)] = server._run_items("verify", [(request, time.time() + 0.3)], roomy)
+    assert not ok
+    assert pb.ItemError.FromString(data).code == grpc.StatusCode.DEADLINE_EXCEEDED.value[0]
+    [(ok, data)] = server._run_items("verify", [(request, None)], tight)
+    assert not ok
+    error = pb.ItemError.FromString(data)
+    assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+    assert error.kind == "budget_exceeded"
 
 
 # ---- health, reflection -----------------------------------------------------------------------

@@ -33,6 +33,7 @@ from collections import deque
 from dataclasses import dataclass
 from itertools import combinations
 
+from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
 
@@ -146,6 +147,7 @@ def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
         examined = 0
         for size in range(1, len(pool) + 1):
             for combo in combinations(pool, size):
+                checkpoint()
                 z = sum(1 << v for v in combo)
                 if any(m & z == m for m in minimal):
                     continue

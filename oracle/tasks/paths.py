@@ -16,7 +16,11 @@ Public function: ``causal_paths``.
 
 from __future__ import annotations
 
+from causal_oracle.oracle.budget import checkpoint
+from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.tasks.model import PathsAnswer, PathsQuestion, TaskGraph, bits
+
+MAX_PATHS = 100_000  # a complete 24-node DAG has 2**22 paths from first to last: refuse
 
 
 def paths_between(graph: TaskGraph, source: int, target: int) -> list[tuple[int, ...]]:
@@ -34,9 +38,13 @@ def paths_between(graph: TaskGraph, source: int, target: int) -> list[tuple[int,
     out: list[tuple[int, ...]] = []
     stack: list[tuple[int, tuple[int, ...]]] = [(source, (source,))]
     while stack:
+        checkpoint()
         node, path = stack.pop()
         if node == target:
             out.append(path)
+            if len(out) > MAX_PATHS:
+                raise BudgetExceeded(f"more than {MAX_PATHS:,} causal paths between "
+                                     f"{graph.names[source]!r} and {graph.names[target]!r}")
             continue
         for child in reversed(bits(graph.children[node] & useful)):
             stack.append((child, (*path, child)))
@@ -54,4 +62,6 @@ def causal_paths(question: PathsQuestion) -> PathsAnswer:
     for c in question.causes:
         for e in question.effects:
             found.extend(paths_between(question.graph, c, e))
+            if len(found) > MAX_PATHS:
+                raise BudgetExceeded(f"more than {MAX_PATHS:,} causal paths in all")
     return PathsAnswer(tuple(found))

@@ -266,6 +266,46 @@ class AnswerResponse(_message.Message):
     expected: str
     def __init__(self, task: _Optional[str] = ..., answer_text: _Optional[str] = ..., answer_json: _Optional[str] = ..., certificate_checked: _Optional[bool] = ..., explanation: _Optional[str] = ..., grade: _Optional[_Union[Grade, str]] = ..., normalised_answer: _Optional[str] = ..., grade_reason: _Optional[str] = ..., expected: _Optional[str] = ...) -> None: ...
 
+class VerifyBatchRequest(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[VerifyRequest]
+    def __init__(self, items: _Optional[_Iterable[_Union[VerifyRequest, _Mapping]]] = ...) -> None: ...
+
+class VerifyItem(_message.Message):
+    __slots__ = ("result", "error")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    result: VerifyResponse
+    error: ItemError
+    def __init__(self, result: _Optional[_Union[VerifyResponse, _Mapping]] = ..., error: _Optional[_Union[ItemError, _Mapping]] = ...) -> None: ...
+
+class VerifyBatchResponse(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[VerifyItem]
+    def __init__(self, items: _Optional[_Iterable[_Union[VerifyItem, _Mapping]]] = ...) -> None: ...
+
+class AnswerBatchRequest(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[AnswerRequest]
+    def __init__(self, items: _Optional[_Iterable[_Union[AnswerRequest, _Mapping]]] = ...) -> None: ...
+
+class AnswerItem(_message.Message):
+    __slots__ = ("result", "error")
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    result: AnswerResponse
+    error: ItemError
+    def __init__(self, result: _Optional[_Union[AnswerResponse, _Mapping]] = ..., error: _Optional[_Union[ItemError, _Mapping]] = ...) -> None: ...
+
+class AnswerBatchResponse(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[AnswerItem]
+    def __init__(self, items: _Optional[_Iterable[_Union[AnswerItem, _Mapping]]] = ...) -> None: ...
+
 class ItemError(_message.Message):
     __slots__ = ("code", "kind", "message", "field", "line", "column", "expected", "context", "what", "description")
     CODE_FIELD_NUMBER: _ClassVar[int]

@@ -50,6 +50,16 @@ class OracleStub:
                 request_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.SerializeToString,
                 response_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.FromString,
                 _registered_method=True)
+        self.VerifyBatch = channel.unary_unary(
+                '/causal_oracle.v1.Oracle/VerifyBatch',
+                request_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyBatchRequest.SerializeToString,
+                response_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyBatchResponse.FromString,
+                _registered_method=True)
+        self.AnswerBatch = channel.unary_unary(
+                '/causal_oracle.v1.Oracle/AnswerBatch',
+                request_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerBatchRequest.SerializeToString,
+                response_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerBatchResponse.FromString,
+                _registered_method=True)
 
 
 class OracleServicer:
@@ -77,6 +87,21 @@ class OracleServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def VerifyBatch(self, request, context):
+        """Many Verify items in one message; the responses keep the order of the items, and a
+        failing item carries its ItemError without failing the others.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnswerBatch(self, request, context):
+        """Many Answer items in one message, order kept, as VerifyBatch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OracleServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -94,6 +119,16 @@ def add_OracleServicer_to_server(servicer, server):
                     servicer.Answer,
                     request_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.FromString,
                     response_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.SerializeToString,
+            ),
+            'VerifyBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.VerifyBatch,
+                    request_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyBatchRequest.FromString,
+                    response_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyBatchResponse.SerializeToString,
+            ),
+            'AnswerBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnswerBatch,
+                    request_deserializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerBatchRequest.FromString,
+                    response_serializer=causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerBatchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -178,6 +213,60 @@ class Oracle:
             '/causal_oracle.v1.Oracle/Answer',
             causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerRequest.SerializeToString,
             causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def VerifyBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/causal_oracle.v1.Oracle/VerifyBatch',
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyBatchRequest.SerializeToString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.VerifyBatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnswerBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/causal_oracle.v1.Oracle/AnswerBatch',
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerBatchRequest.SerializeToString,
+            causal__oracle_dot_proto_dot_causal__oracle_dot_v1_dot_oracle__pb2.AnswerBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,166 @@
+"""Packing: ``causal_oracle.v1`` messages ↔ the entry layer (``oracle.service``).
+
+``verify`` and ``answer`` turn one request into calls on a ``Service`` and the
+result into a response message; ``error_of`` turns an exception raised on the way
+into an ``ItemError`` with its gRPC code (INVALID_ARGUMENT for bad text or an
+unknown enum value, RESOURCE_EXHAUSTED for a limit or budget).  No reasoning
+happens here: this is the table between names in messages and the oracle's
+objects, shared by the server's workers.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from google.rpc import code_pb2
+
+from causal_oracle.oracle import service as svc
+from causal_oracle.oracle.errors import BudgetExceeded, InputError
+from causal_oracle.parser.errors import ParseError
+from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
+
+log = logging.getLogger("causal_oracle.server")
+
+INVALID, EXHAUSTED, DEADLINE = (code_pb2.INVALID_ARGUMENT, code_pb2.RESOURCE_EXHAUSTED,
+                                   code_pb2.DEADLINE_EXCEEDED)
+
+
+def item_error(code: int, kind: str, message: str, field: str = "") -> pb.ItemError:
+    return pb.ItemError(code=code, kind=kind, message=message, field=field,
+                        description=message)
+
+
+def error_of(error: BaseException) -> pb.ItemError:
+    """The ``ItemError`` of an exception raised while answering one item."""
+    if isinstance(error, ParseError):
+        fields = ("premise", "hypothesis", "input", "prompt")
+        return pb.ItemError(code=INVALID, kind="parse_error", message=error.message,
+                            field=error.what if error.what in fields else "",
+                            line=error.line or 0, column=error.column or 0,
+                            expected=error.expected, context=error.context, what=error.what,
+                            description=error.describe())
+    if isinstance(error, InputError):
+        return pb.ItemError(code=INVALID, kind="input_error", message=error.message,
+                            line=error.line or 0, column=error.column or 0,
+                            context=error.context, description=error.describe())
+    if isinstance(error, BudgetExceeded):
+        return item_error(EXHAUSTED, "budget_exceeded", str(error), "solver")
+    log.error("internal error: %s: %s", type(error).__name__, error)
+    return item_error(code_pb2.INTERNAL, "internal", f"internal error: {type(error).__name__}")
+
+
+# ---- packing (requests → service calls → responses) -----------------------------------------
+
+def _enum(enum: Any, value: int, what: str) -> int:
+    if value not in enum.values():
+        raise InputError(f"unknown {what} {value}; expected one of "
+                         f"{', '.join(str(v) for v in enum.values())}")
+    return value
+
+
+def _profile_name(value: int) -> str:
+    value = _enum(pb.Profile, value, "profile") or pb.PROFILE_CORR2CAUSE
+    return pb.Profile.Name(value).removeprefix("PROFILE_").lower()
+
+
+def _profile_value(name: str) -> int:
+    return pb.Profile.Value("PROFILE_" + name.upper())
+
+
+_RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTRAL,
+              "contradiction": pb.RELATION_CONTRADICTION,
+              "inconsistent": pb.RELATION_INCONSISTENT}
+_FORMATS = {pb.EXPLANATION_FORMAT_TEXT: "text", pb.EXPLANATION_FORMAT_JSON: "json",
+            pb.EXPLANATION_FORMAT_DOT: "dot"}
+_GRADES = {True: pb.GRADE_CORRECT, False: pb.GRADE_WRONG, None: pb.GRADE_UNREADABLE}
+
+
+def _certificate(result: svc.VerifyResult, detail: int) -> pb.Certificate:
+    """The certificate of a ``VerifyResult``, names instead of indices."""
+    data = result.verdict.certificate.to_json(result.premise.variables)
+
+    def edges(pairs: list[list[str]]) -> list[pb.Edge]:
+        return [pb.Edge(source=a, target=b) for a, b in pairs]
+
+    cert = pb.Certificate(verdict=_RELATIONS[data["verdict"]],
+                          profile=_profile_value(data["profile"]),
+                          relation_kind=data["relation"], form=data["form"], pair=data["pair"],
+                          class_size=data["class_size"],
+                          cpdag_directed=edges(data["cpdag_directed"]),
+                          cpdag_undirected=edges(data["cpdag_undirected"]))
+    if detail == pb.CERTIFICATE_DETAIL_FULL:
+        cert.members.extend(pb.Graph(edges=edges(m)) for m in data["members"])
+        cert.witnesses.extend(
+            pb.Witness(holds=False) if w is None else
+            pb.Witness(holds=True, paths=[pb.Path(nodes=p) for p in w])
+            for w in data["witnesses"])
+    c = data["conflict"]
+    if c is not None:
+        conflict = cert.conflict
+        conflict.kind, conflict.message = c["kind"], c["message"]
+        if c["statement"] is not None:
+            conflict.statement.CopyFrom(pb.Statement(**c["statement"]))
+        if c["path"] is not None:
+            conflict.path.CopyFrom(pb.Path(nodes=c["path"]))
+        if c["candidate"] is not None:
+            conflict.candidate.CopyFrom(pb.Graph(edges=edges(c["candidate"])))
+    return cert
+
+
+def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse:
+    """One Verify item: parse (through the service's limits) → verify → pack."""
+    options = request.options
+    profile = _profile_name(options.profile)
+    _enum(pb.CertificateDetail, options.certificate_detail, "certificate_detail")
+    _enum(pb.ExplanationFormat, options.explanation_format, "explanation_format")
+    if request.input:
+        if request.premise or request.hypothesis:
+            raise InputError("give either input or premise/hypothesis, not both")
+        result = service.verify_input(request.input.replace("\r\n", "\n"), profile)
+    elif request.premise and request.hypothesis:
+        result = service.verify(request.premise, request.hypothesis, profile)
+    else:
+        raise InputError("give premise and hypothesis (or input)")
+    s = result.summary()
+    response = pb.VerifyResponse(
+        relation=_RELATIONS[s["relation"]], class_size=s["class_size"], holds_in=s["holds_in"],
+        ambiguous=s["ambiguous"], profile=_profile_value(profile),
+        certificate_checked=s["certificate_checked"], reason=s["reason"],
+        labels_by_profile=[pb.ProfileLabel(profile=_profile_value(p), label=v)
+                           for p, v in s["labels_by_profile"].items()],
+        variables=result.premise.variables, hypothesis_kind=result.hypothesis.kind.value)
+    if s["label"] is not None:
+        response.label = s["label"]
+    fmt = _FORMATS.get(options.explanation_format)
+    if fmt is not None:
+        response.explanation_format = options.explanation_format
+        response.explanation = result.explain(fmt)
+    if options.certificate_detail != pb.CERTIFICATE_DETAIL_NONE:
+        response.certificate.CopyFrom(_certificate(result, options.certificate_detail))
+    if request.HasField("model_answer"):
+        service.check_text(request.model_answer, "model_answer")
+        graded = svc.grade_answer(result, request.model_answer)
+        response.normalised_answer = str(graded["normalised"])
+        response.grade_reason = str(graded["reason"])
+        response.grade = (_GRADES[graded["correct"]] if graded["gradable"]  # type: ignore[index]
+                          else pb.GRADE_UNGRADABLE)
+    return response
+
+
+def answer(service: svc.Service, request: pb.AnswerRequest) -> pb.AnswerResponse:
+    """One Answer item: parse → solve → check → pack (and grade a model's answer)."""
+    given = request.model_answer if request.HasField("model_answer") else None
+    result = service.answer(request.prompt, request.task or None, model_answer=given)
+    response = pb.AnswerResponse(
+        task=result["task"], answer_text=result["answer_text"],
+        answer_json=json.dumps(result["answer"], ensure_ascii=False),
+        certificate_checked=result["certificate_checked"], explanation=result["explanation"])
+    if given is not None:
+        graded = result["grade"]
+        response.grade = _GRADES[graded["correct"]]
+        response.normalised_answer = graded["normalised"]
+        response.grade_reason = graded["reason"] or ""
+        response.expected = graded["expected"]
+    return response

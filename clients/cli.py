@@ -18,12 +18,19 @@ from causal_oracle.clients import serve_cli
 from causal_oracle.clients.audit import Columns, run_audit, summary_table
 from causal_oracle.clients.engine import PROFILES, VerifyResult, verify, verify_input
 from causal_oracle.clients.progress import progress_bar
+from causal_oracle.oracle.budget import budget
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def _add_budget_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget", type=float, metavar="SECONDS",
+                   help="stop the solver after this many seconds (exit 2; default: none)")
+
+
 def _add_item_arguments(p: argparse.ArgumentParser) -> None:
+    _add_budget_argument(p)
     p.add_argument("--premise", help="premise text, as the benchmark writes it")
     p.add_argument("--hypothesis", help="hypothesis text")
     p.add_argument("--input", dest="input_text",
@@ -74,7 +81,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f"{label} ({'valid' if label else 'invalid'})"
     print(f"label:      {shown}")
     print(f"relation:   {summary['relation']}")
-    print(f"class size: {summary['class_size']} (relation holds in {summary['holds_in']})")
+    holds = "not counted: too many to list" if summary["holds_in"] is None else \
+        summary["holds_in"]
+    print(f"class size: {summary['class_size']} (relation holds in {holds})")
     if summary["ambiguous"]:
         print(f"ambiguous:  profiles disagree {summary['labels_by_profile']}")
     print(f"checked:    {'certificate re-verified' if summary['certificate_checked'] else 'NO'}")
@@ -146,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (0 = one per core; default 1)")
     p.add_argument("--report", help="write the JSON report here")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_budget_argument(p)
     for name, default in (("premise", "premise"), ("hypothesis", "hypothesis"),
                           ("input", "input"), ("label", "label"), ("relation", "relation"),
                           ("id", "id")):
@@ -175,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        with budget(getattr(args, "budget", None)):
+            return int(args.func(args))
     except InputError as error:
         print(f"causal-oracle: error: {error.describe()}", file=sys.stderr)
         return EXIT_BAD_INPUT

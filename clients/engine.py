@@ -63,8 +63,8 @@ class VerifyResult:
         return self.verdict.class_size
 
     @property
-    def holds_in(self) -> int:
-        """In how many members of the class the hypothesis holds."""
+    def holds_in(self) -> int | None:
+        """In how many members of the class the hypothesis holds (None: too many to list)."""
         return self.verdict.holds_in
 
     @property
@@ -84,7 +84,8 @@ class VerifyResult:
         if v.relation == "neutral":
             w = cert.witnesses[0]
             assert w is not None
-            return (f"holds in {v.holds_in} of {v.class_size} members, e.g. "
+            some = "some" if v.holds_in is None else v.holds_in
+            return (f"holds in {some} of {v.class_size} members, e.g. "
                     f"{dag_text(self.premise, cert.members[0])} (via {witness(w)}), but not in "
                     f"{dag_text(self.premise, cert.members[1])}")
         if v.relation == "entailment":

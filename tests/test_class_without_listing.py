@@ -230,3 +230,23 @@ def test_conflicting_colliders_on_eight_variables_is_a_clean_inconsistency() -> 
     assert verdict.certificate.conflict is not None
     assert verdict.certificate.conflict.kind == "colliders"
     assert check(premise, hypothesis, verdict.certificate).ok
+
+
+def test_cli_budget_stops_a_slow_premise_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from causal_oracle.clients import cli
+
+    names = [f"V{i}" for i in range(20)]
+    corr = " ".join(f"{a} correlates with {b}." for i, a in enumerate(names)
+                    for b in names[i + 1:] if (a, b) != ("V0", "V1"))
+    premise = (f"Suppose there is a closed system of 20 variables, {', '.join(names[:-1])} and "
+               f"V19. All the statistical relations among these 20 variables are as follows: "
+               f"{corr} However, V0 is independent of V1.")
+    code = cli.main(["verify", "--budget", "0.2", "--premise", premise,
+                     "--hypothesis", "V0 directly causes V2."])
+    assert code == 2
+    assert "budget exceeded" in capsys.readouterr().err
+    code = cli.main(["verify", "--budget", "60", "--premise", complete_premise(8),
+                     "--hypothesis", "A directly causes B."])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "class size: 40320" in out and "neutral" in out

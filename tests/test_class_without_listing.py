@@ -27,6 +27,7 @@ from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.labels import ENTAILMENT, INCONSISTENT, label
 from causal_oracle.oracle.meek import orient
 from causal_oracle.oracle.relations import Profile, holds_in_members
+from causal_oracle.oracle.sat_encoding import enumerate_members
 from causal_oracle.oracle.sat_labels import ClassSolver
 from causal_oracle.oracle.statements import (
     Hypothesis,
@@ -68,6 +69,10 @@ def assert_paths_agree(premise: Premise, pairs: int, rng: random.Random) -> None
     analysis = analyse(premise)
     if not analysis.consistent:
         return
+    if not analysis.listed:  # above LIST_LIMIT: list it here, as the reference
+        members = tuple(sorted(enumerate_members(analysis.structure), key=lambda d: d.edges()))
+        analysis = dataclasses.replace(analysis, members=members,
+                                       member_edges=tuple(tuple(m.edges()) for m in members))
     assert analysis.listed
     n = premise.n
     assert class_size(n, analysis.cpdag_directed, analysis.cpdag_undirected) == analysis.size

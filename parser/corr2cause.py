@@ -234,6 +234,8 @@ _QUICK = {
     "conditional": re.compile(rf"{_NAME}\s+and\s+{_NAME}\s+are\s+independent\s+given\s+"
                               rf"([A-Za-z0-9_,\s]*[A-Za-z0-9_])\s*\.\Z"),
 }
+#: the likeliest shape first (a cheap substring test picks it), then the others
+_TRY_FIRST = {k: (k, *(o for o in _QUICK if o != k)) for k in _QUICK}
 _GIVEN_LIST = re.compile(rf"{_NAME}((?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*)\s+and\s+{_NAME}\Z")
 
 
@@ -249,8 +251,9 @@ def _quick_sentence(text: str) -> tuple[bool, _Raw] | None:
     however = _QUICK_HOWEVER.match(text)
     offset = however.end() if however else 0
     body = text[offset:]
-    for kind, pattern in _QUICK.items():
-        m = pattern.match(body)
+    first = "corr" if "correlates" in body else "conditional" if "given" in body else "marginal"
+    for kind in _TRY_FIRST[first]:
+        m = _QUICK[kind].match(body)
         if m is None:
             continue
         names = (m.group(1), m.group(2))
@@ -265,7 +268,7 @@ def _quick_sentence(text: str) -> tuple[bool, _Raw] | None:
                 given = (listed,)
             else:
                 return None
-        if any(name in _KEYWORDS or name[0].isdigit() for name in names + given):
+        if not _KEYWORDS.isdisjoint(names) or not _KEYWORDS.isdisjoint(given):
             return None
         if kind == "corr" and however:
             return None  # "However," belongs only before independences
@@ -275,11 +278,14 @@ def _quick_sentence(text: str) -> tuple[bool, _Raw] | None:
     return None
 
 
+_NEWLINE = re.compile("\n")
+
+
 class _Positions:
     """Absolute line and column of an offset in ``text``."""
 
     def __init__(self, text: str) -> None:
-        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+        self.newlines = [m.start() for m in _NEWLINE.finditer(text)]
 
     def at(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_left(self.newlines, offset)

@@ -13,6 +13,7 @@ with no consistent DAG gets no label (``inconsistent``).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +125,8 @@ def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
 
 _SOLVERS: OrderedDict[Premise, ClassSolver] = OrderedDict()
 _SOLVERS_KEPT = 16
+#: a solver is stateful (assumptions, models): one labelling at a time per process
+_SOLVERS_LOCK = threading.Lock()
 
 
 def _solver(analysis: ClassAnalysis) -> ClassSolver:
@@ -149,20 +152,21 @@ def _label_by_sat(analysis: ClassAnalysis, hypothesis: Hypothesis, profile: Prof
     """
     p, q = base["pair"]
     kind, form = hypothesis.kind, hypothesis.form
-    solver = _solver(analysis)
-    yes, no = solver.decide(kind, form, p, q, profile)
     by_profile: dict[str, int | None] = {}
-    mine = int(no is None)
-    for prof in Profile:
-        if prof is profile or _same_reading(kind, form, prof, profile):
-            by_profile[prof.value] = mine
-        elif _STRENGTH[prof] < _STRENGTH[profile] and not mine:
-            by_profile[prof.value] = 0
-        elif _STRENGTH[prof] > _STRENGTH[profile] and mine:
-            by_profile[prof.value] = 1
-        else:
-            r = solver.relation(kind, form, p, q, prof)
-            by_profile[prof.value] = int(solver.member([-r]) is None)
+    with _SOLVERS_LOCK:
+        solver = _solver(analysis)
+        yes, no = solver.decide(kind, form, p, q, profile)
+        mine = int(no is None)
+        for prof in Profile:
+            if prof is profile or _same_reading(kind, form, prof, profile):
+                by_profile[prof.value] = mine
+            elif _STRENGTH[prof] < _STRENGTH[profile] and not mine:
+                by_profile[prof.value] = 0
+            elif _STRENGTH[prof] > _STRENGTH[profile] and mine:
+                by_profile[prof.value] = 1
+            else:
+                r = solver.relation(kind, form, p, q, prof)
+                by_profile[prof.value] = int(solver.member([-r]) is None)
     size = analysis.size
     if yes is not None and no is not None:
         relation = NEUTRAL

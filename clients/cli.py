@@ -25,6 +25,7 @@ EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def _add_item_arguments(p: argparse.ArgumentParser) -> None:
+    _add_budget_argument(p)
     p.add_argument("--premise", help="premise text, as the benchmark writes it")
     p.add_argument("--hypothesis", help="hypothesis text")
     p.add_argument("--input", dest="input_text",
@@ -91,7 +92,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f"{label} ({'valid' if label else 'invalid'})"
     print(f"label:      {shown}")
     print(f"relation:   {summary['relation']}")
-    print(f"class size: {summary['class_size']} (relation holds in {summary['holds_in']})")
+    holds = "not counted: too many to list" if summary["holds_in"] is None else \
+        summary["holds_in"]
+    print(f"class size: {summary['class_size']} (relation holds in {holds})")
     if summary["ambiguous"]:
         print(f"ambiguous:  profiles disagree {summary['labels_by_profile']}")
     print(f"checked:    {'certificate re-verified' if summary['certificate_checked'] else 'NO'}")
@@ -152,9 +155,11 @@ def _check_output(report: Path, data: Path) -> None:
         raise InputError(f"--report {report} is the input file; refusing to overwrite it")
 
 
-def _add_budget_argument(p: argparse.ArgumentParser) -> None:
-    """``--budget SECONDS``: the per-item time budget of the in-process service."""
+def _add_budget_argument(p: argparse.ArgumentParser, top: bool = False) -> None:
+    """``--budget SECONDS``: the per-item time budget of the in-process service; given
+    before or after the command (a subcommand's own default must not hide the top one)."""
     p.add_argument("--budget", type=float, metavar="SECONDS",
+                   default=None if top else argparse.SUPPRESS,
                    help="time budget per item, in-process (default "
                         f"{DEFAULT_BUDGET_S:g} s); over it: exit 2")
 
@@ -164,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="causal-oracle",
         description="Certified answers for causal-reasoning benchmarks (in-process).")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    _add_budget_argument(parser)
+    _add_budget_argument(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("verify", help="label one Corr2Cause item")
@@ -184,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (0 = one per core; default 1)")
     p.add_argument("--report", help="write the JSON report here")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_budget_argument(p)
     for name, default in (("premise", "premise"), ("hypothesis", "hypothesis"),
                           ("input", "input"), ("label", "label"), ("relation", "relation"),
                           ("id", "id")):

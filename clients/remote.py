@@ -210,7 +210,8 @@ class RemoteCertificate:
         return {
             "verdict": _relation_name(c.verdict), "profile": _profile_name(c.profile),
             "relation": c.relation_kind, "form": c.form, "pair": [node(p) for p in c.pair],
-            "class_size": c.class_size, "cpdag_directed": edges(c.cpdag_directed),
+            "class_size": int(c.class_size_exact) if c.class_size_exact else c.class_size,
+            "cpdag_directed": edges(c.cpdag_directed),
             "cpdag_undirected": edges(c.cpdag_undirected),
             "members": [edges(m.edges) for m in c.members],
             "witnesses": [[[node(v) for v in p.nodes] for p in w.paths] if w.holds else None
@@ -223,7 +224,7 @@ class RemoteCertificate:
 class _Verdict:
     relation: str
     label: int | None
-    holds_in: int
+    holds_in: int | None
     class_size: int
     ambiguous: bool
     labels_by_profile: dict[str, int | None]
@@ -255,7 +256,9 @@ class RemoteResult:
         self.profile = _profile_name(r.profile)
         self.verdict = _Verdict(
             relation=_relation_name(r.relation), label=r.label if r.HasField("label") else None,
-            holds_in=r.holds_in, class_size=r.class_size, ambiguous=r.ambiguous,
+            holds_in=r.holds_in if r.HasField("holds_in") else None,
+            class_size=int(r.class_size_exact) if r.class_size_exact else r.class_size,
+            ambiguous=r.ambiguous,
             labels_by_profile={_profile_name(p.profile): p.label if p.HasField("label") else None
                                for p in r.labels_by_profile},
             certificate=RemoteCertificate(certificate))

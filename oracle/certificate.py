@@ -7,6 +7,10 @@ trusting any solver:
 * ``entailment`` / ``contradiction``: ``members`` lists every DAG of the class
   (edge lists) and ``witnesses[i]`` the relation's witness in member ``i`` (or
   ``None`` where it fails);
+* for a class too large to list (``complete`` false): ``entailment`` /
+  ``contradiction`` carry one member (with its witness, or ``None``) and the
+  CPDAG; the checker re-derives with its own solver that no member of the class
+  (skeleton and v-structures of that member) refutes the verdict;
 * ``neutral``: ``members`` holds one DAG where the relation holds (with its
   witness) and one where it fails, each reproducing the premise exactly;
 * ``inconsistent``: ``conflict`` names the failing statement; for conflicts found
@@ -43,6 +47,8 @@ class Certificate:
     members: tuple[tuple[Edge, ...], ...] = ()
     witnesses: tuple[tuple[tuple[int, ...], ...] | None, ...] = ()
     conflict: ConflictEvidence | None = None
+    #: ``members`` is the whole class (False: a class too large to list, decided by SAT)
+    complete: bool = True
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -55,6 +61,8 @@ class Certificate:
             "witnesses": [None if w is None else [list(p) for p in w] for w in self.witnesses],
             "conflict": None if self.conflict is None else asdict(self.conflict),
         }
+        if not self.complete:  # only then, so listed certificates keep their shape
+            data["complete"] = False
         if names is not None:
             def edge(e: Edge) -> list[str]:
                 return [names[e[0]], names[e[1]]]

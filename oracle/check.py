@@ -15,7 +15,12 @@ What is checked, per verdict:
   DAGs Markov equivalent to it (Verma & Pearl 1990) — and the relation's witness
   is valid in each member where it is claimed, and absent in each member where
   it is claimed absent (re-derived by search);
-* ``neutral``: one member with a valid witness, one where the relation is absent;
+* ``neutral``: one member with a valid witness, one where the relation is absent,
+  each fitting the premise exactly;
+* ``entailment`` / ``contradiction`` on a class too large to list (``complete``
+  false): one member fitting the premise, and the checker's own z3 query
+  (``oracle.check_z3``, ranking acyclicity) finds no member of its class where
+  the verdict fails;
 * ``inconsistent``: the stated conflict is real (see ``_check_conflict``).
 
 ``check`` returns a ``CheckResult``; a certificate that fails is never shown to a
@@ -28,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from causal_oracle.oracle.certificate import Certificate
+from causal_oracle.oracle.check_z3 import orientation_exists, refuted
 from causal_oracle.oracle.statements import Hypothesis, Premise
 
 Edges = tuple[tuple[int, int], ...]
@@ -129,6 +135,12 @@ def _fits_premise(n: int, edges: Edges, listed: frozenset[tuple[int, int, int]])
     moral = _Moral(n, parents)
     for x in range(n):
         for y in range(x + 1, n):
+            if parents[x] >> y & 1 or parents[y] >> x & 1:
+                # adjacent nodes are never d-separated (the edge is an open path)
+                if any(k[0] == x and k[1] == y for k in listed):
+                    return (f"member {list(edges)} joins {x} and {y}, which the premise "
+                            f"separates")
+                continue
             others = [v for v in range(n) if v not in (x, y)]
             for sub in range(1 << len(others)):
                 given = 0
@@ -354,16 +366,35 @@ def _check_conflict(premise: Premise, cert: Certificate) -> str:
 
 def _orientations_exist(n: int, skeleton: list[tuple[int, int]],
                         vstructs: set[tuple[int, int, int]]) -> bool:
-    adjacent = set(skeleton)
-    for bitsel in range(1 << len(skeleton)) if len(skeleton) <= 20 else ():
-        edges = tuple(sorted((a, b) if bitsel >> i & 1 else (b, a)
-                             for i, (a, b) in enumerate(skeleton)))
-        parents = _parent_masks(n, edges)
-        if not _acyclic(n, parents):
-            continue
-        if _v_structures(n, parents, adjacent) == vstructs:
-            return True
-    return len(skeleton) > 20  # beyond brute force: refuse to confirm
+    """Whether some acyclic orientation of ``skeleton`` has exactly ``vstructs`` (z3)."""
+    return orientation_exists(n, skeleton, vstructs)
+
+
+def _check_unlisted_class(premise: Premise, cert: Certificate,
+                          listed: frozenset[tuple[int, int, int]]) -> str:
+    """An entailment / contradiction on a class too large to list: one member that fits
+    the premise, and no member of its class (same skeleton and v-structures) where the
+    relation fails (entailment) / holds (contradiction), by the checker's own z3 query."""
+    n = premise.n
+    if len(cert.members) != 1 or len(cert.witnesses) != 1:
+        return "an unlisted-class certificate needs exactly one member"
+    member = tuple(sorted(cert.members[0]))
+    why = _fits_premise(n, member, listed)
+    if why:
+        return why
+    parents = _parent_masks(n, member)
+    skeleton = sorted({(min(t, h), max(t, h)) for t, h in member})
+    vstructs = _v_structures(n, parents, set(skeleton))
+    entail = cert.verdict == "entailment"
+    if (cert.witnesses[0] is not None) != entail:
+        return "the witnesses do not match the verdict"
+    p, q = cert.pair
+    not_direct = cert.form == "is a cause for, but not a direct one"
+    if refuted(n, skeleton, vstructs, cert.relation, not_direct, cert.profile, p, q,
+               want=not entail):
+        return (f"some member of the class makes the relation "
+                f"{'fail' if entail else 'hold'}")
+    return ""
 
 
 # ------------------------------------------------------------------ entry point
@@ -386,7 +417,19 @@ def check(premise: Premise, hypothesis: Hypothesis, cert: Certificate) -> CheckR
     if not members or len(cert.witnesses) != len(members):
         return CheckResult(False, "the certificate lists no members")
     p, q = cert.pair
-    if cert.verdict == "neutral":
+    if cert.verdict == "neutral" and not cert.complete:
+        if len(members) != 2 or cert.witnesses[0] is None or cert.witnesses[1] is not None:
+            return CheckResult(False, "a neutral certificate needs one positive and one "
+                                      "negative member")
+        for m in members:
+            why = _fits_premise(n, m, listed)
+            if why:
+                return CheckResult(False, why)
+    elif cert.verdict in ("entailment", "contradiction") and not cert.complete:
+        why = _check_unlisted_class(premise, cert, listed)
+        if why:
+            return CheckResult(False, why)
+    elif cert.verdict == "neutral":
         if len(members) != 2 or cert.witnesses[0] is None or cert.witnesses[1] is not None:
             return CheckResult(False, "a neutral certificate needs one positive and one "
                                       "negative member")

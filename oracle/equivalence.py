@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from causal_oracle.oracle.budget import checkpoint
-from causal_oracle.oracle.dsep import independence_set, open_path
+from causal_oracle.oracle.counting import class_size
+from causal_oracle.oracle.dsep import d_separated, open_path, separations
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.meek import Cpdag, orient
@@ -31,8 +32,12 @@ from causal_oracle.oracle.sat_encoding import enumerate_members
 from causal_oracle.oracle.statements import Independence, Premise
 from causal_oracle.oracle.structure import Structure, derive_structure
 
-MAX_VARIABLES = 12
+#: the bitmask core's limit; the practical limits are text size and the time budget
+MAX_VARIABLES = 32
 MAX_MEMBERS = 50_000
+#: classes up to this size are listed (``members``); larger ones are decided by SAT
+#: queries (``oracle.sat_labels``) and only counted
+LIST_LIMIT = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +71,10 @@ class ClassAnalysis:
     member_edges: tuple[tuple[tuple[int, int], ...], ...] = ()
     cpdag_directed: tuple[tuple[int, int], ...] = ()
     cpdag_undirected: tuple[tuple[int, int], ...] = ()
+    #: the class size, counted by Clique-Picking (``oracle.counting``)
+    count: int = 0
+    #: one member (the first found), also when the class is too large to list
+    representative: Dag | None = None
 
     @property
     def consistent(self) -> bool:
@@ -73,7 +82,12 @@ class ClassAnalysis:
 
     @property
     def size(self) -> int:
-        return len(self.members) if self.consistent else 0
+        return self.count if self.consistent else 0
+
+    @property
+    def listed(self) -> bool:
+        """Whether ``members`` is the whole class (small classes only)."""
+        return self.consistent and len(self.members) == self.count
 
 
 def _fmt(premise: Premise, x: int, y: int, given: int) -> str:
@@ -121,9 +135,18 @@ def _correlation_conflicts(premise: Premise) -> list[Conflict]:
 
 def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
     listed = {s.key: s for s in premise.independences}
-    implied = independence_set(candidate)
     out = []
-    for key in sorted(set(listed) - implied):
+    unexplained = []
+    for key in sorted(listed):
+        checkpoint()
+        if not d_separated(candidate, *key):
+            unexplained.append(key)
+    missing = []
+    for key in separations(candidate):
+        if key not in listed:
+            missing.append(key)
+            break  # one is enough to empty the class
+    for key in unexplained:
         path = tuple(open_path(candidate, *key) or ())
         out.append(Conflict(
             "unexplained_independence",
@@ -131,7 +154,7 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
             f"colliders the other statements force connects them given that set: the path "
             f"{_arrowed(premise, candidate, path)} is open"
             f"{_why_open(premise, candidate, path, key[2])}", listed[key], key, path, candidate))
-    for key in sorted(implied - set(listed)):
+    for key in missing:
         out.append(Conflict(
             "missing_independence",
             f"every DAG with the skeleton and colliders the statements force has "
@@ -171,8 +194,9 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
     if conflicts:
         return ClassAnalysis(premise, structure, None, (), tuple(conflicts))
     cpdag = orient(structure)
-    members = tuple(m for m in enumerate_members(structure, limit=MAX_MEMBERS) if not checkpoint())
-    if not members:
+    found = enumerate_members(structure, limit=MAX_MEMBERS)
+    first = next(found, None)
+    if first is None:
         names = premise.variables
         colliders = ", ".join(f"{names[t.x]}→{names[t.middle]}←{names[t.y]}"
                               for t in structure.colliders)
@@ -180,14 +204,25 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
             "colliders",
             f"the colliders the statements force ({colliders}) cannot all hold in one "
             f"acyclic graph without creating another collider or a cycle"),))
-    conflicts = _faithfulness_conflicts(premise, members[0])
+    conflicts = _faithfulness_conflicts(premise, first)
     if conflicts:
+        found.close()
         return ClassAnalysis(premise, structure, cpdag, (), tuple(conflicts))
+    count = class_size(premise.n, cpdag.directed, cpdag.undirected)
+    if count > LIST_LIMIT:
+        found.close()
+        return ClassAnalysis(premise, structure, cpdag, (), (), (),
+                             tuple(sorted(cpdag.directed)), tuple(sorted(cpdag.undirected)),
+                             count, first)
+    members = [first]
+    for member in found:
+        checkpoint()
+        members.append(member)
     ordered = tuple(sorted(members, key=_order))
     directed, undirected = class_cpdag(ordered)
     return ClassAnalysis(premise, structure, cpdag, ordered, (),
                          tuple(tuple(m.edges()) for m in ordered), tuple(sorted(directed)),
-                         tuple(sorted(undirected)))
+                         tuple(sorted(undirected)), len(ordered), ordered[0])
 
 
 def _order(dag: Dag) -> tuple[tuple[int, int], ...]:

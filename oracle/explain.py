@@ -157,7 +157,8 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
     if verdict.relation == "neutral":
         w = cert.witnesses[0]
         assert w is not None
-        lines.append(f"   Holds in {verdict.holds_in} of {verdict.class_size} members, e.g. "
+        some = "some" if verdict.holds_in is None else str(verdict.holds_in)
+        lines.append(f"   Holds in {some} of {verdict.class_size} members, e.g. "
                      f"{dag_text(premise, cert.members[0])} (witness {_witness_text(premise, w)});")
         lines.append(f"   fails in {dag_text(premise, cert.members[1])}.")
     else:
@@ -165,7 +166,11 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
         for i, (m, w) in enumerate(shown, 1):
             tail = f"holds: {_witness_text(premise, w)}" if w is not None else "fails"
             lines.append(f"   member {i}: {dag_text(premise, m)} — {tail}")
-        if len(cert.members) > MAX_LISTED_MEMBERS:
+        if not cert.complete:
+            lines.append(f"   The class is too large to list; a SAT query finds no member "
+                         f"{'without' if verdict.relation == 'entailment' else 'with'} the "
+                         f"relation (re-derived by the checker's own z3 query).")
+        elif len(cert.members) > MAX_LISTED_MEMBERS:
             lines.append(f"   … {len(cert.members) - MAX_LISTED_MEMBERS} more members, each "
                          f"{'with' if verdict.relation == 'entailment' else 'without'} the "
                          f"relation (all in the certificate).")

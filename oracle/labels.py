@@ -13,13 +13,18 @@ with no consistent DAG gets no label (``inconsistent``).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from causal_oracle.oracle.certificate import Certificate, ConflictEvidence
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.relations import Profile, Witness, holds, holds_in_members, witness
-from causal_oracle.oracle.statements import Hypothesis, RelationKind, SurfaceForm
+from causal_oracle.oracle.sat_labels import ClassSolver
+from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 
 ENTAILMENT, NEUTRAL, CONTRADICTION, INCONSISTENT = (
     "entailment", "neutral", "contradiction", "inconsistent")
@@ -29,7 +34,8 @@ ENTAILMENT, NEUTRAL, CONTRADICTION, INCONSISTENT = (
 class Verdict:
     relation: str  # entailment | neutral | contradiction | inconsistent
     label: int | None  # binary: 1 iff entailment; None when inconsistent
-    holds_in: int
+    #: members where the relation holds; ``None`` when the class is too large to list
+    holds_in: int | None
     class_size: int
     ambiguous: bool
     labels_by_profile: dict[str, int | None]
@@ -80,6 +86,8 @@ def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
                        {p.value: None for p in Profile}, cert)
     p, q = pair
     kind, form = hypothesis.kind, hypothesis.form
+    if not analysis.listed:
+        return _label_by_sat(analysis, hypothesis, profile, base)
     members = analysis.members
     chosen = holds_in_members(members, kind, form, p, q, profile)
     by_profile: dict[str, int | None] = {}
@@ -113,3 +121,67 @@ def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
     ambiguous = len(set(by_profile.values())) > 1
     return Verdict(relation, int(relation == ENTAILMENT), holds_in, size, ambiguous,
                    by_profile, cert)
+
+
+_SOLVERS: OrderedDict[Premise, ClassSolver] = OrderedDict()
+_SOLVERS_KEPT = 16
+#: a solver is stateful (assumptions, models): one labelling at a time per process
+_SOLVERS_LOCK = threading.Lock()
+
+
+def _solver(analysis: ClassAnalysis) -> ClassSolver:
+    """One incremental solver per (recently used) premise; relations accumulate on it."""
+    solver = _SOLVERS.get(analysis.premise)
+    if solver is None:
+        solver = ClassSolver(analysis.structure)
+        _SOLVERS[analysis.premise] = solver
+        while len(_SOLVERS) > _SOLVERS_KEPT:
+            _SOLVERS.popitem(last=False)[1].close()
+    else:
+        _SOLVERS.move_to_end(analysis.premise)
+    return solver
+
+
+def _label_by_sat(analysis: ClassAnalysis, hypothesis: Hypothesis, profile: Profile,
+                  base: dict[str, Any]) -> Verdict:
+    """The 3-class label of a class too large to list, by two SAT queries per profile.
+
+    ``holds_in`` is ``None`` (unknown); the certificate of an entailment or a
+    contradiction carries one member and the CPDAG, and the checker re-derives the
+    refutation with its own solver (``oracle.check``).
+    """
+    p, q = base["pair"]
+    kind, form = hypothesis.kind, hypothesis.form
+    by_profile: dict[str, int | None] = {}
+    with _SOLVERS_LOCK:
+        solver = _solver(analysis)
+        yes, no = solver.decide(kind, form, p, q, profile)
+        mine = int(no is None)
+        for prof in Profile:
+            if prof is profile or _same_reading(kind, form, prof, profile):
+                by_profile[prof.value] = mine
+            elif _STRENGTH[prof] < _STRENGTH[profile] and not mine:
+                by_profile[prof.value] = 0
+            elif _STRENGTH[prof] > _STRENGTH[profile] and mine:
+                by_profile[prof.value] = 1
+            else:
+                r = solver.relation(kind, form, p, q, prof)
+                by_profile[prof.value] = int(solver.member([-r]) is None)
+    size = analysis.size
+    if yes is not None and no is not None:
+        relation = NEUTRAL
+        shown: tuple[Dag, ...] = (yes, no)
+        witnesses: tuple[Witness | None, ...] = (witness(yes, kind, form, p, q, profile), None)
+    elif yes is not None:
+        relation, shown = ENTAILMENT, (yes,)
+        witnesses = (witness(yes, kind, form, p, q, profile),)
+    else:
+        assert no is not None  # the class is not empty
+        relation, shown, witnesses = CONTRADICTION, (no,), (None,)
+    cert = Certificate(relation, class_size=size, cpdag_directed=analysis.cpdag_directed,
+                       cpdag_undirected=analysis.cpdag_undirected,
+                       members=tuple(tuple(m.edges()) for m in shown), witnesses=witnesses,
+                       complete=False, **base)
+    ambiguous = len(set(by_profile.values())) > 1
+    return Verdict(relation, int(relation == ENTAILMENT), None, size, ambiguous, by_profile,
+                   cert)

@@ -81,7 +81,6 @@ from causal_oracle.parser.ie import parse_ie
 from causal_oracle.parser.task_answers import parse_answer, parse_corr2cause_answer
 
 DEFAULT_BUDGET_S = 60.0  # per item, in-process and in the server alike
-CHECKER_MAX_SKELETON_EDGES = 20  # what oracle.check confirms by brute force
 TASKS = ("CP", "BA", "FI", "CI", "IE")
 UNREADABLE = "UNREADABLE"
 
@@ -193,8 +192,8 @@ class VerifyResult:
         return self.verdict.class_size
 
     @property
-    def holds_in(self) -> int:
-        """In how many members of the class the hypothesis holds."""
+    def holds_in(self) -> int | None:
+        """In how many members of the class the hypothesis holds (None: too many to list)."""
         return self.verdict.holds_in
 
     @property
@@ -214,7 +213,8 @@ class VerifyResult:
         if v.relation == "neutral":
             w = cert.witnesses[0]
             assert w is not None
-            return (f"holds in {v.holds_in} of {v.class_size} members, e.g. "
+            some = "some" if v.holds_in is None else v.holds_in
+            return (f"holds in {some} of {v.class_size} members, e.g. "
                     f"{dag_text(self.premise, cert.members[0])} (via {witness(w)}), but not in "
                     f"{dag_text(self.premise, cert.members[1])}")
         if v.relation == "entailment":
@@ -380,12 +380,6 @@ class Service:
             verdict = label(analysis, hypothesis, prof)
             result = check(premise, hypothesis, verdict.certificate)
         if not result.ok:
-            edges = len(analysis.structure.adjacent)
-            if edges > CHECKER_MAX_SKELETON_EDGES:
-                raise BudgetExceeded(
-                    f"the premise's skeleton has {edges} edges; the independent checker "
-                    f"confirms certificates up to {CHECKER_MAX_SKELETON_EDGES} edges, so no "
-                    f"certified answer can be given")
             raise CertificateRejected(f"the checker rejected the certificate: {result.reason}")
         out = VerifyResult(premise, hypothesis, analysis, verdict, result, prof)
         self.caches.checked.put(key, out)

@@ -224,11 +224,72 @@ def _sentence(text: str) -> tuple[bool, _Raw]:
     return _TRANSFORMER.transform(_parser("premise_sentence").parse(text))  # type: ignore[return-value]
 
 
+_NAME = r"([A-Za-z_][A-Za-z0-9_]*)"
+_KEYWORDS = frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"',
+                                 _GRAMMAR.read_text(encoding="utf-8")))
+_WS = r"[ \t\f\r\n]"  # whitespace as the grammar's WS (\s would also match U+3000)
+_QUICK_HOWEVER = re.compile(rf"However{_WS}*,{_WS}*")
+_QUICK = {
+    "corr": re.compile(rf"{_NAME}{_WS}+correlates{_WS}+with{_WS}+{_NAME}{_WS}*\.\Z"),
+    "marginal": re.compile(rf"{_NAME}{_WS}+is{_WS}+independent{_WS}+of{_WS}+{_NAME}"
+                           rf"{_WS}*\.\Z"),
+    "conditional": re.compile(rf"{_NAME}{_WS}+and{_WS}+{_NAME}{_WS}+are{_WS}+independent"
+                              rf"{_WS}+given{_WS}+([A-Za-z0-9_, \t\f\r\n]*[A-Za-z0-9_])"
+                              rf"{_WS}*\.\Z"),
+}
+#: the likeliest shape first (a cheap substring test picks it), then the others
+_TRY_FIRST = {k: (k, *(o for o in _QUICK if o != k)) for k in _QUICK}
+_GIVEN_LIST = re.compile(rf"{_NAME}((?:{_WS}*,{_WS}*[A-Za-z_][A-Za-z0-9_]*)*){_WS}+and{_WS}+"
+                         rf"{_NAME}\Z")
+
+
+def _quick_sentence(text: str) -> tuple[bool, _Raw] | None:
+    """What ``_sentence`` returns, for the plain sentence shapes, by regular expressions.
+
+    The grammar stays the definition: this path declines (``None``) anything that is
+    not exactly one of the three statement shapes with ordinary names (no name that
+    is also a keyword of the grammar), and the differential test in
+    ``tests/test_parse_fast.py`` checks that it agrees with ``_sentence`` wherever it
+    answers.  Names are plain strings (``Token`` objects are costly to make).
+    """
+    however = _QUICK_HOWEVER.match(text)
+    offset = however.end() if however else 0
+    body = text[offset:]
+    first = "corr" if "correlates" in body else "conditional" if "given" in body else "marginal"
+    for kind in _TRY_FIRST[first]:
+        m = _QUICK[kind].match(body)
+        if m is None:
+            continue
+        names = (m.group(1), m.group(2))
+        given: tuple[str, ...] = ()
+        if kind == "conditional":
+            listed = m.group(3)
+            g = _GIVEN_LIST.match(listed)
+            if g is not None:
+                given = (g.group(1), *re.findall(r"[A-Za-z_][A-Za-z0-9_]*", g.group(2)),
+                         g.group(3))
+            elif re.fullmatch(_NAME, listed):
+                given = (listed,)
+            else:
+                return None
+        if not _KEYWORDS.isdisjoint(names) or not _KEYWORDS.isdisjoint(given):
+            return None
+        if kind == "corr" and however:
+            return None  # "However," belongs only before independences
+        span = Span(offset, len(text), 1, offset + 1)
+        raw = _Raw("corr" if kind == "corr" else "indep", names, given, span)  # type: ignore[arg-type]
+        return bool(however), raw
+    return None
+
+
+_NEWLINE = re.compile("\n")
+
+
 class _Positions:
     """Absolute line and column of an offset in ``text``."""
 
     def __init__(self, text: str) -> None:
-        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+        self.newlines = [m.start() for m in _NEWLINE.finditer(text)]
 
     def at(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_left(self.newlines, offset)
@@ -268,7 +329,8 @@ def _parse_premise_fast(text: str) -> Premise | None:
             position = match.end()
         if text[position:].strip(" \t\f\r\n"):
             return None
-        sentences = [(start, _sentence(piece)) for start, piece in pieces]
+        sentences = [(start, _quick_sentence(piece) or _sentence(piece))
+                     for start, piece in pieces]
     except (UnexpectedInput, VisitError):
         return None
     # the order the grammar demands: correlations, then "However," once, then independencies
@@ -281,10 +343,47 @@ def _parse_premise_fast(text: str) -> Premise | None:
         expected_however[n_corr] = True
     if [however for _, (however, _) in sentences] != expected_however:
         return None
-    pos = _Positions(text)
+    return _assemble(text, intro, count2, sentences)
+
+
+def _assemble(text: str, intro: object, count2: object,
+              sentences: list[tuple[int, tuple[bool, _Raw]]]) -> Premise | None:
+    """The premise from cached sentence parses, with the checks of ``_ToObjects.premise``.
+
+    Valid text only: any check that fails returns ``None``, so the full grammar and
+    transformer report it with the exact line and column.  Tokens are not re-created
+    at their absolute position (that was most of the cost of a large premise); only
+    each statement's span is shifted.
+    """
     (declared, names) = intro  # type: ignore[misc]
-    raws = [_shift_raw(raw, start, pos) for start, (_, raw) in sentences]
-    try:
-        return _TRANSFORMER.premise([((declared, names), count2), raws])
-    except SemanticError:
+    names = tuple(str(t) for t in names)
+    index = {name: i for i, name in enumerate(names)}
+    if int(declared) != len(names) or int(count2) != len(names) or len(index) != len(names) \
+            or len(index) > 62:  # type: ignore[call-overload]
         return None
+    pos = _Positions(text)
+    correlations: list[Correlation] = []
+    independences: list[Independence] = []
+    try:
+        for start, (_, raw) in sentences:
+            a, b = index[str(raw.names[0])], index[str(raw.names[1])]
+            if a == b:
+                return None
+            x, y = min(a, b), max(a, b)
+            span = raw.span
+            if span is not None:
+                line, column = pos.at(span.start + start)
+                span = Span(span.start + start, span.end + start, line, column)
+            if raw.kind == "corr":
+                correlations.append(Correlation(x, y, span))
+                continue
+            given = 0
+            for tok in raw.given:
+                g = index[str(tok)]
+                if g in (a, b):
+                    return None
+                given |= 1 << g
+            independences.append(Independence(x, y, given, span))
+    except KeyError:
+        return None
+    return Premise(names, tuple(correlations), tuple(independences))

@@ -77,6 +77,15 @@ _FORMATS = {pb.EXPLANATION_FORMAT_TEXT: "text", pb.EXPLANATION_FORMAT_JSON: "jso
 _GRADES = {True: pb.GRADE_CORRECT, False: pb.GRADE_WRONG, None: pb.GRADE_UNREADABLE}
 
 
+INT64_MAX = 2**63 - 1
+
+
+def _saturated(count: int) -> int:
+    """``count`` as an int64 field holds it: class sizes grow like n! and pass 2^63 - 1
+    for complete premises from 21 variables (the ``_exact`` string fields are exact)."""
+    return min(count, INT64_MAX)
+
+
 def _certificate(result: svc.VerifyResult, detail: int) -> pb.Certificate:
     """The certificate of a ``VerifyResult``, names instead of indices."""
     data = result.verdict.certificate.to_json(result.premise.variables)
@@ -87,7 +96,8 @@ def _certificate(result: svc.VerifyResult, detail: int) -> pb.Certificate:
     cert = pb.Certificate(verdict=_RELATIONS[data["verdict"]],
                           profile=_profile_value(data["profile"]),
                           relation_kind=data["relation"], form=data["form"], pair=data["pair"],
-                          class_size=data["class_size"],
+                          class_size=_saturated(data["class_size"]),
+                          class_size_exact=str(data["class_size"]),
                           cpdag_directed=edges(data["cpdag_directed"]),
                           cpdag_undirected=edges(data["cpdag_undirected"]))
     if detail == pb.CERTIFICATE_DETAIL_FULL:
@@ -125,7 +135,8 @@ def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse
         raise InputError("give premise and hypothesis (or input)")
     s = result.summary()
     response = pb.VerifyResponse(
-        relation=_RELATIONS[s["relation"]], class_size=s["class_size"], holds_in=s["holds_in"],
+        relation=_RELATIONS[s["relation"]], class_size=_saturated(s["class_size"]),
+        class_size_exact=str(s["class_size"]),
         ambiguous=s["ambiguous"], profile=_profile_value(profile),
         certificate_checked=s["certificate_checked"], reason=s["reason"],
         labels_by_profile=[pb.ProfileLabel(profile=_profile_value(p), label=v)
@@ -133,6 +144,8 @@ def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse
         variables=result.premise.variables, hypothesis_kind=result.hypothesis.kind.value)
     if s["label"] is not None:
         response.label = s["label"]
+    if s["holds_in"] is not None:
+        response.holds_in = s["holds_in"]
     fmt = _FORMATS.get(options.explanation_format)
     if fmt is not None:
         response.explanation_format = options.explanation_format

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import shutil
 import subprocess
 import time
@@ -22,7 +23,7 @@ from conftest import load_rows
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
-from test_grpc_service import ServerThread
+from test_grpc_service import ServerThread, slow_premise
 
 from causal_oracle.clients import cli, tasks
 from causal_oracle.clients.remote import OracleClient, RemoteError, make_request
@@ -89,13 +90,38 @@ def test_undecodable_message_is_invalid_argument_without_traceback(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-def test_checker_refusal_is_resource_exhausted(served: ServerThread,
+def test_dense_premise_is_certified_not_refused(served: ServerThread,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    with OracleClient(served.target, timeout=60, retries=0) as client, \
-            pytest.raises(BudgetExceeded, match="skeleton has 25 edges"):
-        client.verify(EIGHT, "A directly causes B.")
-    assert cli.main(["verify", "--premise", EIGHT, "--hypothesis", "A directly causes B."]) == 2
-    assert "skeleton" in capsys.readouterr().err
+    """Once refused (the checker confirmed up to 20 skeleton edges): now answered, over gRPC
+    and on the CLI alike (issue 9's certificates need no brute force)."""
+    with OracleClient(served.target, timeout=60, retries=0) as client:
+        result = client.verify_result(EIGHT, "A directly causes B.")
+        assert result.verdict.relation == "inconsistent"
+    assert cli.main(["verify", "--premise", EIGHT, "--hypothesis", "A directly causes B."]) == 0
+    assert "inconsistent" in capsys.readouterr().out
+
+
+def test_huge_class_size_and_uncounted_holds_in_cross_the_wire(served: ServerThread) -> None:
+    """A complete premise on 22 variables: 22! members, past int64; ``holds_in`` is not
+    counted (the label comes from SAT queries).  The wire keeps both exact: the decimal
+    field carries the size, ``holds_in`` is unset rather than 0."""
+    names = [f"V{i}" for i in range(22)]
+    premise = ("Suppose there is a closed system of 22 variables, " + ", ".join(names[:-1])
+               + " and V21. All the statistical relations among these 22 variables are as "
+               "follows: " + " ".join(f"{a} correlates with {b}." for i, a in enumerate(names)
+                                     for b in names[i + 1:]))
+    local = Service(Limits()).verify(premise, "V0 directly causes V1.")
+    assert local.class_size == math.factorial(22) > 2**63 and local.holds_in is None
+    with OracleClient(served.target, timeout=60, retries=0) as client:
+        remote = client.verify_result(premise, "V0 directly causes V1.", certificate="summary")
+        assert remote.verdict.relation == "neutral"
+        assert remote.verdict.class_size == math.factorial(22)
+        assert remote.verdict.holds_in is None
+        assert remote.verdict.certificate.to_json(remote.premise.variables)["class_size"] == \
+            math.factorial(22)
+        [raw] = client.verify_batch([make_request(premise, "V0 directly causes V1.")])
+        assert raw.class_size == 2**63 - 1 and raw.class_size_exact == str(math.factorial(22))
+        assert not raw.HasField("holds_in")
 
 
 def test_cibench_node_named_twice_is_invalid_argument(served: ServerThread) -> None:
@@ -245,14 +271,11 @@ def test_bad_serve_options_exit_2(argv: list[str], capsys: pytest.CaptureFixture
 def test_cli_budget_applies_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     from causal_oracle.oracle import service
 
-    premise = ("Suppose there is a closed system of 8 variables, A, B, C, D, E, F, G and H. "
-               "All the statistical relations among these 8 variables are as follows: " +
-               " ".join(f"{a} correlates with {b}." for i, a in enumerate("ABCDEFGH")
-                        for b in "ABCDEFGH"[i + 1:]))
+    premise = slow_premise(22)  # its faithfulness check tries 2^20 conditioning sets
     previous = service.DEFAULT
     try:
         code = cli.main(["--budget", "0.2", "verify", "--premise", premise,
-                         "--hypothesis", "A directly causes B."])
+                         "--hypothesis", "V0 directly causes V2."])
     finally:
         service.DEFAULT = previous
     assert code == 2
@@ -322,15 +345,13 @@ def test_overrunning_worker_is_killed_and_replaced(monkeypatch: pytest.MonkeyPat
     RESOURCE_EXHAUSTED, and the next call runs on a fresh pool."""
     import asyncio
 
-    from test_grpc_service import premise_text
-
     from causal_oracle import server
 
     pool = server.WorkerPool(1, Limits(budget_s=30.0))
     try:
         pool.warm_up()
         old = set(getattr(pool._executor, "_processes", {}).values())
-        slow = make_request(premise_text(8), "A directly causes B.").SerializeToString()
+        slow = make_request(slow_premise(22), "V0 directly causes V2.").SerializeToString()
         monkeypatch.setattr(server, "WATCHDOG_SLACK_S", -29.9)
         [(ok, data)] = asyncio.run(pool.run("verify", [(slow, None)]))
         assert not ok

@@ -42,6 +42,7 @@ from causal_oracle.clients.remote import (
     make_request,
     pb,
 )
+from causal_oracle.oracle.equivalence import MAX_VARIABLES
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
@@ -59,6 +60,18 @@ def premise_text(n: int, independences: str = "", first: str = "A") -> str:
             f"{names[-1]}. All the statistical relations among these {n} variables are as "
             f"follows: {correlations}")
     return text + (f" However, {independences}" if independences else "")
+
+
+def slow_premise(n: int, first: str = "V") -> str:
+    """Every pair of ``n`` variables V0, V1, … correlates except V0 and V1, which are
+    independent: checking a member against the closed world means trying every one of
+    the 2^(n-2) conditioning sets of that pair (``n = 20``: tens of seconds)."""
+    names = [f"{first}{i}" for i in range(n)]
+    correlations = " ".join(f"{a} correlates with {b}." for i, a in enumerate(names)
+                            for b in names[i + 1:] if (a, b) != (names[0], names[1]))
+    return (f"Suppose there is a closed system of {n} variables, {', '.join(names[:-1])} and "
+            f"{names[-1]}. All the statistical relations among these {n} variables are as "
+            f"follows: {correlations} However, {names[0]} is independent of {names[1]}.")
 
 
 class ServerThread:
@@ -339,7 +352,7 @@ def test_size_limits_are_resource_exhausted(channel: grpc.Channel, client: Oracl
     _, details = _status(info.value)
     assert details["QuotaFailure"].violations[0].subject == "premise"
     with pytest.raises(BudgetExceeded, match="variables"):
-        client.verify(premise_text(13), "A directly causes B.")
+        client.verify(slow_premise(MAX_VARIABLES + 1), "V0 directly causes V2.")
     with pytest.raises(grpc.RpcError) as info:  # over the gRPC message limit itself
         stub.Verify(make_request("A" * (20 * 1024 * 1024), "x"), timeout=30)
     assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -348,7 +361,7 @@ def test_size_limits_are_resource_exhausted(channel: grpc.Channel, client: Oracl
 
 def test_tiny_deadline_then_still_serving(client: OracleClient) -> None:
     with pytest.raises(DeadlineExceeded):  # a premise that needs about a second
-        client.verify(premise_text(7, first="J"), "J directly causes K.", timeout=0.001)
+        client.verify(slow_premise(16, first="J"), "J0 directly causes J2.", timeout=0.001)
     row = rows("n4")[1]
     assert client.verify(row["premise"], row["hypothesis"], timeout=30).reason
 
@@ -356,8 +369,8 @@ def test_tiny_deadline_then_still_serving(client: OracleClient) -> None:
 def test_deadline_interrupts_the_solver(client: OracleClient) -> None:
     """Both workers take a premise that needs ~a minute; the deadline frees them."""
     with ThreadPoolExecutor(2) as pool:
-        futures = [pool.submit(client.verify, premise_text(8, first=first),
-                               f"{first} directly causes {chr(ord(first) + 1)}.", timeout=1.0)
+        futures = [pool.submit(client.verify, slow_premise(22, first=first),
+                               f"{first}0 directly causes {first}2.", timeout=1.0)
                    for first in "PQ"]
         for f in futures:
             with pytest.raises(DeadlineExceeded):
@@ -369,7 +382,7 @@ def test_deadline_interrupts_the_solver(client: OracleClient) -> None:
 
 def test_slow_premise_does_not_stall_other_calls(client: OracleClient) -> None:
     with ThreadPoolExecutor(1) as pool:
-        slow = pool.submit(client.verify, premise_text(8), "A directly causes B.", timeout=4)
+        slow = pool.submit(client.verify, slow_premise(22), "V0 directly causes V2.", timeout=4)
         for row in rows("n4_fromZ", 90):
             assert client.verify(row["premise"], row["hypothesis"], timeout=30).reason
         assert not slow.done()
@@ -382,7 +395,7 @@ def test_worker_budget_interrupts_solver_loops() -> None:
     signals) stops the enumeration both at the call's deadline and at the solver budget."""
     from causal_oracle.oracle.service import Limits, Service
 
-    request = make_request(premise_text(8), "A directly causes B.").SerializeToString()
+    request = make_request(slow_premise(22), "V0 directly causes V2.").SerializeToString()
     roomy, tight = Service(Limits(budget_s=60.0)), Service(Limits(budget_s=0.3))
     [(ok, data)] = server._run_items("verify", [(request, time.time() + 0.3)], roomy)
     assert not ok

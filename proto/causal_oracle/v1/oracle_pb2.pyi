@@ -153,7 +153,7 @@ class Conflict(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., message: _Optional[str] = ..., statement: _Optional[_Union[Statement, _Mapping]] = ..., path: _Optional[_Union[Path, _Mapping]] = ..., candidate: _Optional[_Union[Graph, _Mapping]] = ...) -> None: ...
 
 class Certificate(_message.Message):
-    __slots__ = ("verdict", "profile", "relation_kind", "form", "pair", "class_size", "cpdag_directed", "cpdag_undirected", "members", "witnesses", "conflict")
+    __slots__ = ("verdict", "profile", "relation_kind", "form", "pair", "class_size", "cpdag_directed", "cpdag_undirected", "members", "witnesses", "conflict", "class_size_exact")
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     PROFILE_FIELD_NUMBER: _ClassVar[int]
     RELATION_KIND_FIELD_NUMBER: _ClassVar[int]
@@ -165,6 +165,7 @@ class Certificate(_message.Message):
     MEMBERS_FIELD_NUMBER: _ClassVar[int]
     WITNESSES_FIELD_NUMBER: _ClassVar[int]
     CONFLICT_FIELD_NUMBER: _ClassVar[int]
+    CLASS_SIZE_EXACT_FIELD_NUMBER: _ClassVar[int]
     verdict: Relation
     profile: Profile
     relation_kind: str
@@ -176,10 +177,11 @@ class Certificate(_message.Message):
     members: _containers.RepeatedCompositeFieldContainer[Graph]
     witnesses: _containers.RepeatedCompositeFieldContainer[Witness]
     conflict: Conflict
-    def __init__(self, verdict: _Optional[_Union[Relation, str]] = ..., profile: _Optional[_Union[Profile, str]] = ..., relation_kind: _Optional[str] = ..., form: _Optional[str] = ..., pair: _Optional[_Iterable[str]] = ..., class_size: _Optional[int] = ..., cpdag_directed: _Optional[_Iterable[_Union[Edge, _Mapping]]] = ..., cpdag_undirected: _Optional[_Iterable[_Union[Edge, _Mapping]]] = ..., members: _Optional[_Iterable[_Union[Graph, _Mapping]]] = ..., witnesses: _Optional[_Iterable[_Union[Witness, _Mapping]]] = ..., conflict: _Optional[_Union[Conflict, _Mapping]] = ...) -> None: ...
+    class_size_exact: str
+    def __init__(self, verdict: _Optional[_Union[Relation, str]] = ..., profile: _Optional[_Union[Profile, str]] = ..., relation_kind: _Optional[str] = ..., form: _Optional[str] = ..., pair: _Optional[_Iterable[str]] = ..., class_size: _Optional[int] = ..., cpdag_directed: _Optional[_Iterable[_Union[Edge, _Mapping]]] = ..., cpdag_undirected: _Optional[_Iterable[_Union[Edge, _Mapping]]] = ..., members: _Optional[_Iterable[_Union[Graph, _Mapping]]] = ..., witnesses: _Optional[_Iterable[_Union[Witness, _Mapping]]] = ..., conflict: _Optional[_Union[Conflict, _Mapping]] = ..., class_size_exact: _Optional[str] = ...) -> None: ...
 
 class VerifyResponse(_message.Message):
-    __slots__ = ("label", "relation", "class_size", "holds_in", "ambiguous", "labels_by_profile", "profile", "certificate_checked", "reason", "explanation_format", "explanation", "certificate", "variables", "hypothesis_kind", "grade", "normalised_answer", "grade_reason")
+    __slots__ = ("label", "relation", "class_size", "holds_in", "ambiguous", "labels_by_profile", "profile", "certificate_checked", "reason", "explanation_format", "explanation", "certificate", "variables", "hypothesis_kind", "grade", "normalised_answer", "grade_reason", "class_size_exact")
     LABEL_FIELD_NUMBER: _ClassVar[int]
     RELATION_FIELD_NUMBER: _ClassVar[int]
     CLASS_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -197,6 +199,7 @@ class VerifyResponse(_message.Message):
     GRADE_FIELD_NUMBER: _ClassVar[int]
     NORMALISED_ANSWER_FIELD_NUMBER: _ClassVar[int]
     GRADE_REASON_FIELD_NUMBER: _ClassVar[int]
+    CLASS_SIZE_EXACT_FIELD_NUMBER: _ClassVar[int]
     label: int
     relation: Relation
     class_size: int
@@ -214,7 +217,8 @@ class VerifyResponse(_message.Message):
     grade: Grade
     normalised_answer: str
     grade_reason: str
-    def __init__(self, label: _Optional[int] = ..., relation: _Optional[_Union[Relation, str]] = ..., class_size: _Optional[int] = ..., holds_in: _Optional[int] = ..., ambiguous: _Optional[bool] = ..., labels_by_profile: _Optional[_Iterable[_Union[ProfileLabel, _Mapping]]] = ..., profile: _Optional[_Union[Profile, str]] = ..., certificate_checked: _Optional[bool] = ..., reason: _Optional[str] = ..., explanation_format: _Optional[_Union[ExplanationFormat, str]] = ..., explanation: _Optional[str] = ..., certificate: _Optional[_Union[Certificate, _Mapping]] = ..., variables: _Optional[_Iterable[str]] = ..., hypothesis_kind: _Optional[str] = ..., grade: _Optional[_Union[Grade, str]] = ..., normalised_answer: _Optional[str] = ..., grade_reason: _Optional[str] = ...) -> None: ...
+    class_size_exact: str
+    def __init__(self, label: _Optional[int] = ..., relation: _Optional[_Union[Relation, str]] = ..., class_size: _Optional[int] = ..., holds_in: _Optional[int] = ..., ambiguous: _Optional[bool] = ..., labels_by_profile: _Optional[_Iterable[_Union[ProfileLabel, _Mapping]]] = ..., profile: _Optional[_Union[Profile, str]] = ..., certificate_checked: _Optional[bool] = ..., reason: _Optional[str] = ..., explanation_format: _Optional[_Union[ExplanationFormat, str]] = ..., explanation: _Optional[str] = ..., certificate: _Optional[_Union[Certificate, _Mapping]] = ..., variables: _Optional[_Iterable[str]] = ..., hypothesis_kind: _Optional[str] = ..., grade: _Optional[_Union[Grade, str]] = ..., normalised_answer: _Optional[str] = ..., grade_reason: _Optional[str] = ..., class_size_exact: _Optional[str] = ...) -> None: ...
 
 class VerifyStreamRequest(_message.Message):
     __slots__ = ("id", "request")

@@ -1,0 +1,87 @@
+"""The regular-expression sentence path agrees with the grammar wherever it answers."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from causal_oracle.parser import parse_premise
+from causal_oracle.parser.corr2cause import _parse, _quick_sentence, _sentence
+
+WORDS = ["A", "B", "C", "X1", "long_name", "and", "given", "is", "of", "correlates", "with",
+         "However", ",", ".", "are", "independent", "  ", "\n", "B2", "_z"]
+TEMPLATES = ["{a} correlates with {b}.", "{a} is independent of {b}.",
+             "However, {a} is independent of {b}.",
+             "{a} and {b} are independent given {g}.",
+             "However , {a}  and {b} are independent given {g} ."]
+
+
+def _grammar(text: str) -> object:
+    try:
+        however, raw = _sentence(text)
+    except Exception:  # the grammar rejects it
+        return None
+    return (however, raw.kind, tuple(map(str, raw.names)), tuple(map(str, raw.given)),
+            raw.span)
+
+
+def _agree(text: str) -> None:
+    quick = _quick_sentence(text)
+    if quick is not None:
+        however, raw = quick
+        assert (however, raw.kind, raw.names, raw.given, raw.span) == _grammar(text), text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_quick_sentences_agree_with_the_grammar(seed: int) -> None:
+    rng = random.Random(seed)
+    names = ["A", "B", "C", "Dx", "e_1", "and", "given", "of", "Z9"]
+    a, b = rng.sample(names, 2)
+    gs = rng.sample(names, rng.randint(1, 4))
+    g = gs[0] if len(gs) == 1 else ", ".join(gs[:-1]) + " and " + gs[-1]
+    text = rng.choice(TEMPLATES).format(a=a, b=b, g=g)
+    _agree(text)
+    # and a mutation: a word dropped, doubled or replaced
+    words = text.split(" ")
+    i = rng.randrange(len(words))
+    op = rng.randrange(3)
+    if op == 0:
+        del words[i]
+    elif op == 1:
+        words.insert(i, words[i])
+    else:
+        words[i] = rng.choice(WORDS)
+    _agree(" ".join(words))
+
+
+def test_fast_premise_equals_the_full_grammar() -> None:
+    rng = random.Random(3)
+    for _ in range(30):
+        n = rng.randint(2, 7)
+        names = [f"V{i}" for i in range(n)]
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        corr = [f"{a} correlates with {b}." for a, b in pairs if rng.random() < 0.5]
+        ind = []
+        for a, b in pairs:
+            rest = [v for v in names if v not in (a, b)]
+            if rng.random() < 0.3:
+                ind.append(f"{a} is independent of {b}.")
+            if rest and rng.random() < 0.5:
+                gs = rng.sample(rest, rng.randint(1, len(rest)))
+                g = gs[0] if len(gs) == 1 else ", ".join(gs[:-1]) + " and " + gs[-1]
+                ind.append(f"{a} and {b} are independent given {g}.")
+        text = (f"Suppose there is a closed system of {n} variables, "
+                f"{', '.join(names[:-1])} and {names[-1]}. All the statistical relations "
+                f"among these {n} variables are as follows: " + " ".join(corr))
+        if ind:
+            text += (" However, " if corr else " ") + " ".join(ind)
+        fast = parse_premise(text)
+        full = _parse(text, "premise", "premise")
+        assert fast.variables == full.variables  # type: ignore[attr-defined]
+        assert fast.correlations == full.correlations  # type: ignore[attr-defined]
+        assert fast.independences == full.independences  # type: ignore[attr-defined]
+        assert [s.span for s in fast.independences] == \
+            [s.span for s in full.independences]  # type: ignore[attr-defined]

@@ -89,7 +89,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     path = Path(args.path)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"no such file: {path}")
     cols = Columns(premise=args.premise_column, hypothesis=args.hypothesis_column,
                    input=args.input_column, label=args.label_column,
@@ -109,17 +109,34 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.report:
         Path(args.report).write_text(json.dumps(report.to_json(), indent=1,
                                                 ensure_ascii=False) + "\n", encoding="utf-8")
+    nothing_read(report)
     print(summary_table(report), end="")
     if report.inconsistent:
         print(f"inconsistent premises ({len(report.inconsistent)} items), first: row "
               f"{report.inconsistent[0]['row']}: {report.inconsistent[0]['reason']}")
     if report.unreadable:
         first = report.unreadable[0]
-        print(f"unreadable rows: {len(report.unreadable)}, first: row {first['row']}: "
+        print(f"unreadable rows: {len(report.unreadable)}, first: "
+              f"{report.source.get('unit', 'row')} {first['row']}: "
               f"{first['error']}")
     if args.report:
         print(f"report written to {args.report}")
     return EXIT_OK
+
+
+def nothing_read(report: Any) -> None:
+    """``InputError`` (exit 2) when the source is empty or no row of it could be read."""
+    from causal_oracle.clients.readers import fix_hint
+
+    src = report.source
+    if report.summary.items == 0:
+        raise InputError(f"{src.get('path')}: no rows ({src.get('format')}); "
+                         f"columns found: {', '.join(src.get('columns') or []) or 'none'}")
+    if report.summary.unreadable == report.summary.items:
+        first = report.unreadable[0]
+        raise InputError(f"{src.get('path')}: none of the {report.summary.items} rows could "
+                         f"be read; {src.get('detected')}. First: {src.get('unit', 'row')} "
+                         f"{first['row']}: {first['error']}. To fix: {fix_hint([])}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -140,7 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("audit", help="re-derive every gold label of a dataset")
-    p.add_argument("path", help="JSONL or CSV file")
+    p.add_argument("path", help="JSONL, JSON array, CSV/TSV (any delimiter), Parquet file, or "
+                   "a datasets directory (save_to_disk or a Hub-style data folder)")
     p.add_argument("--profile", choices=PROFILES, default="corr2cause")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes (0 = one per core; default 1)")

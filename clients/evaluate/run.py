@@ -186,7 +186,8 @@ def run_eval(cfg: EvalConfig) -> dict[str, Any]:
         raise InputError(f"unknown mode {cfg.mode!r}; expected one of {', '.join(MODES)}")
     wall = time.perf_counter()
     prompter = Prompter.from_file(cfg.template)
-    items = load_items(cfg.data, cfg.tasks, cfg.limit)
+    skipped: list[str] = []
+    items = load_items(cfg.data, cfg.tasks, cfg.limit, skipped)
     scorer = make_scorer(cfg.server, cfg.profile)
     t0 = time.perf_counter()
     refs = references(items, scorer)
@@ -277,7 +278,8 @@ def run_eval(cfg: EvalConfig) -> dict[str, Any]:
                   "chart": str(cfg.report.with_suffix(".png"))},
         "oracle_errors": [{"id": item.key, "row": item.row, "error": refs[item.key].error}
                           for item in items if refs[item.key].error],
-        "warnings": [],
+        "warnings": [f"{len(skipped)} unreadable rows left out, first: {skipped[0]}"]
+        if skipped else [],
     }
     warning = bar_chart(report, cfg.report.with_suffix(".png"))
     if warning:

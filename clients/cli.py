@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from causal_oracle.clients import serve_cli
+from causal_oracle.clients import lm_eval_export, serve_cli
 from causal_oracle.clients.audit import Columns, run_audit, summary_table
 from causal_oracle.clients.engine import PROFILES, VerifyResult, verify, verify_input
 from causal_oracle.clients.progress import progress_bar
@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_audit)
 
     serve_cli.add_cli_command(sub)
+    lm_eval_export.add_cli_commands(sub)
 
     try:
         from causal_oracle.clients import tasks

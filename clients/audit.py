@@ -190,6 +190,7 @@ class _Counter:
     ambiguous: int = 0
     inconsistent: int = 0
     unreadable: int = 0
+    _ambiguous_agree: int = 0  # ambiguous rows whose label agrees (table only, not in JSON)
 
     def merge(self, other: _Counter) -> None:
         for name, value in other.__dict__.items():
@@ -210,6 +211,7 @@ class _Counter:
             self.agree += o["derived_label"] == o["gold"]
             self.disagree += o["derived_label"] != o["gold"]
             self.ambiguous += bool(o["ambiguous"])
+            self._ambiguous_agree += bool(o["ambiguous"]) and o["derived_label"] == o["gold"]
 
 
 @dataclass
@@ -221,6 +223,7 @@ class AuditReport:
     by_num_nodes: dict[str, _Counter] = field(default_factory=dict)
     by_task: dict[str, _Counter] = field(default_factory=dict)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
+    three_class_disagreements: list[dict[str, Any]] = field(default_factory=list)
     inconsistent: list[dict[str, Any]] = field(default_factory=list)
     unreadable: list[dict[str, Any]] = field(default_factory=list)
     certificates_checked: int = 0
@@ -246,6 +249,10 @@ class AuditReport:
         if o.get("gold_relation") in ("entailment", "neutral", "contradiction"):
             key = "agree" if o["gold_relation"] == o["derived_relation"] else "disagree"
             self.three_class[key] += 1
+            if key == "disagree":
+                self.three_class_disagreements.append({k: o.get(k) for k in (
+                    "row", "id", "hypothesis", "gold_relation", "derived_relation",
+                    "class_size", "holds_in", "certificate_checked")})
         if o["derived_label"] != o["gold"]:
             self.disagreements.append({k: o.get(k) for k in (
                 "row", "id", "hypothesis", "gold", "derived_label", "derived_relation",
@@ -263,6 +270,8 @@ class AuditReport:
             for name, counter in theirs.items():
                 mine.setdefault(name, _Counter()).merge(counter)
         for mine_list, their_list in ((self.disagreements, other.disagreements),
+                                      (self.three_class_disagreements,
+                                       other.three_class_disagreements),
                                       (self.inconsistent, other.inconsistent),
                                       (self.unreadable, other.unreadable)):
             for entry in their_list:
@@ -271,7 +280,7 @@ class AuditReport:
 
     def to_json(self) -> dict[str, Any]:
         def counter(c: _Counter) -> dict[str, int]:
-            return dict(c.__dict__)
+            return {k: v for k, v in c.__dict__.items() if not k.startswith("_")}
 
         return {
             "summary": counter(self.summary),
@@ -284,6 +293,7 @@ class AuditReport:
             "certificates_checked": self.certificates_checked,
             "seconds": round(self.seconds, 3),
             "disagreements": self.disagreements,
+            "three_class_disagreements": self.three_class_disagreements,
             "inconsistent": self.inconsistent,
             "unreadable": self.unreadable,
         }
@@ -435,16 +445,30 @@ def _run_parallel_jsonl(path: Path, cols: Columns, profile: str, workers: int,
                 progress(report.summary.items, total, time.perf_counter() - start)
 
 
+TABLE_LEGEND = (
+    "agree / disagree: the derived binary label vs gold, for items every profile labels "
+    "alike;\n"
+    "ambiguous: the profiles disagree on the label (counted apart; the JSON summary counts "
+    "them in agree/disagree too);\n"
+    "inconsistent: no DAG fits the premise (no label); unreadable: the row could not be read "
+    "or parsed.\n"
+    "agree + disagree + ambiguous + inconsistent + unreadable = items.\n")
+
+
 def summary_table(report: AuditReport) -> str:
-    """The human-readable summary printed by ``causal-oracle audit``."""
+    """The human-readable summary printed by ``causal-oracle audit``: each row's columns
+    add up to its items (ambiguous items are shown apart from agree/disagree)."""
     buf = io.StringIO()
     header = f"{'':<22}{'items':>8}{'agree':>8}{'disagree':>9}{'ambig.':>8}{'incons.':>8}" \
              f"{'unread.':>8}"
     buf.write(header + "\n" + "-" * len(header) + "\n")
 
     def row(name: str, c: _Counter) -> None:
-        buf.write(f"{name:<22}{c.items:>8}{c.agree:>8}{c.disagree:>9}{c.ambiguous:>8}"
-                  f"{c.inconsistent:>8}{c.unreadable:>8}\n")
+        agree = c.agree - c._ambiguous_agree
+        disagree = c.disagree - (c.ambiguous - c._ambiguous_agree)
+        other = c.items - (agree + disagree + c.ambiguous + c.inconsistent + c.unreadable)
+        buf.write(f"{name:<22}{c.items:>8}{agree:>8}{disagree:>9}{c.ambiguous:>8}"
+                  f"{c.inconsistent:>8}{c.unreadable + other:>8}\n")
 
     row("overall", report.summary)
     for name, c in sorted(report.by_relation.items()):
@@ -453,6 +477,7 @@ def summary_table(report: AuditReport) -> str:
         row(f"{name} variables", c)
     for name, c in sorted(report.by_task.items()):
         row(f"task {name}", c)
+    buf.write(TABLE_LEGEND)
     tc = report.three_class
     if tc["agree"] + tc["disagree"]:
         buf.write(f"3-class relation vs gold: {tc['agree']} agree, {tc['disagree']} disagree\n")

@@ -111,13 +111,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
                                                 ensure_ascii=False) + "\n", encoding="utf-8")
     nothing_read(report)
     print(summary_table(report), end="")
+    unit = report.source.get("unit", "row")
     if report.inconsistent:
-        print(f"inconsistent premises ({len(report.inconsistent)} items), first: row "
+        print(f"inconsistent premises ({len(report.inconsistent)} items), first: {unit} "
               f"{report.inconsistent[0]['row']}: {report.inconsistent[0]['reason']}")
+    if report.three_class_disagreements:
+        first = report.three_class_disagreements[0]
+        print(f"3-class disagreements: {len(report.three_class_disagreements)}, first: {unit} "
+              f"{first['row']}: gold {first['gold_relation']}, derived "
+              f"{first['derived_relation']} (holds in {first['holds_in']} of "
+              f"{first['class_size']} DAGs)")
     if report.unreadable:
         first = report.unreadable[0]
-        print(f"unreadable rows: {len(report.unreadable)}, first: "
-              f"{report.source.get('unit', 'row')} {first['row']}: "
+        print(f"unreadable rows: {len(report.unreadable)}, first: {unit} {first['row']}: "
               f"{first['error']}")
     if args.report:
         print(f"report written to {args.report}")
@@ -153,13 +159,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="explain the label of one Corr2Cause item")
     _add_item_arguments(p)
-    p.add_argument("--format", choices=("text", "json", "dot"), default="text")
+    p.add_argument("--format", choices=("text", "json", "dot"), default="text",
+                   help="text (default), json, or dot (Graphviz) for the equivalence class")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("audit", help="re-derive every gold label of a dataset")
     p.add_argument("path", help="JSONL, JSON array, CSV/TSV (any delimiter), Parquet file, or "
                    "a datasets directory (save_to_disk or a Hub-style data folder)")
-    p.add_argument("--profile", choices=PROFILES, default="corr2cause")
+    p.add_argument("--profile", choices=PROFILES, default="corr2cause",
+                   help="semantics profile (default: corr2cause)")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes (0 = one per core; default 1)")
     p.add_argument("--report", help="write the JSON report here")

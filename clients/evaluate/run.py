@@ -121,7 +121,9 @@ def score(item: Item, ref: Reference, output: Output, scorer: Any) -> dict[str, 
         rec["correct_gold"] = None if pred is None or item.gold is None else pred == item.gold
         rec["oracle_gold_agree"] = (None if ref.label is None or item.gold is None
                                     else ref.label == item.gold)
-        rec["unreadable"] = pred is None
+        # an item the oracle cannot label (inconsistent premise) has no right answer: a
+        # missing verdict there is not an "unreadable answer" (counted in no_oracle_label)
+        rec["unreadable"] = pred is None and (ref.label is not None or item.task == "IE")
         return rec
     rec["prediction"] = None
     if ref.error:

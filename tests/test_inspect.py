@@ -18,8 +18,8 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.model import ModelOutput, get_model  # noqa: E402
 
 from causal_oracle.clients.harness import iter_docs, prompt_of  # noqa: E402
-from causal_oracle.clients.inspect_scorer import oracle_task  # noqa: E402
 from causal_oracle.clients.tasks import answer as task_answer  # noqa: E402
+from causal_oracle.inspect import oracle_task  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 C2C = ROOT / "examples" / "corr2cause_sample.jsonl"
@@ -83,3 +83,20 @@ def test_corr2cause_task_from_the_factory(tmp_path: Path) -> None:
     assert log.status == "success", log.error
     assert _metric(log, "acc_gold") == 1.0
     assert _metric(log, "unreadable") == 0.0
+
+
+def test_public_module_name_and_no_stdlib_shadowing() -> None:
+    import subprocess
+    import sys
+
+    import causal_oracle.inspect as public
+    from causal_oracle.clients import inspect_scorer
+
+    assert public.oracle_scorer is inspect_scorer.oracle_scorer
+    # from the repository root (on sys.path as ''), `import inspect` is still the stdlib
+    done = subprocess.run([sys.executable, "-c", "import inspect, causal_oracle.inspect as m; "
+                           "print(inspect.__file__); print(m.__name__)"],
+                          cwd=ROOT, capture_output=True, text=True, check=True)
+    stdlib, name = done.stdout.split()
+    assert Path(stdlib).parent != ROOT and not stdlib.startswith(str(ROOT))
+    assert name == "causal_oracle.inspect"

@@ -125,10 +125,10 @@ def json_line(number: int, raw: bytes | str) -> Record:
     if isinstance(raw, bytes):
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        problem = _bad_bytes(raw, number)
-        if problem:
-            return Record(number, None, problem)
-        raw = raw.decode("utf-8")
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return Record(number, None, _bad_bytes(raw, number))
     try:
         row = json.loads(raw)
     except json.JSONDecodeError as error:

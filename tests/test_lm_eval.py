@@ -122,6 +122,7 @@ def _utils_local(pack: Path, doc: dict, text: str) -> dict:
 def test_lm_eval_runs_the_pack_on_a_tiny_model(pack: Path, tmp_path: Path) -> None:
     pytest.importorskip("lm_eval")
     pytest.importorskip("torch")
+    pytest.importorskip("accelerate")  # lm-eval's hf model; in the gpu extra
     from causal_oracle.clients.evaluate.tiny import build_tiny_model
 
     tasks = ["corr2cause", "corr2cause_3class", "ie", "cibench_fi"]

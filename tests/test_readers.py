@@ -182,3 +182,12 @@ def test_exit_2_when_nothing_is_readable(tmp_path: Path,
     assert main(["audit", str(wrong)]) == 2
     err = capsys.readouterr().err
     assert "columns found: question, answer_text" in err and "--input-column" in err
+
+
+def test_eval_exit_2_lists_columns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text('{"question": "q", "answer_text": "a"}\n\xff\n', encoding="latin-1")
+    assert main(["eval", "--model", "majority", "--data", str(wrong), "--report",
+                 str(tmp_path / "r.json"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "columns found: question, answer_text" in err and "--input-column" in err

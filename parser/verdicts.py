@@ -10,7 +10,7 @@ Only the **last non-empty line** is read, and only when it states exactly one
 verdict in one of these forms (case-insensitive, markdown and LaTeX removed):
 
 * the verdict alone: ``Yes.`` / ``**No**`` / ``Contradiction``;
-* the verdict, a separator, then an explanation: ``No, because …`` / ``Yes. The …``;
+* the verdict, a separator, then an explanation: ``No, because …`` / ``Yes - the …``;
 * a lead-in and the verdict: ``… the (final) answer is: no``, ``Verdict: yes``,
   ``Conclusion: No``, ``Label: neutral``, ``The relation is entailment``,
   ``… the hypothesis holds: yes``, ``\\boxed{No}``;
@@ -35,7 +35,7 @@ _WORDS = "|".join((*_YES, *_NO, *_RELATIONS))
 
 _MARKUP = re.compile(r"\*\*|__|`|\$|\\text\{|\\textbf\{|\\boxed\{|[{}]")
 _ALONE = re.compile(rf"^(?:{_WORDS})[.!]?$")
-_OPENING = re.compile(rf"^({_WORDS})[,.;:!] ")
+_OPENING = re.compile(rf"^({_WORDS})(?:[,.;:!]| -| —| –) ")
 _LEAD_IN = re.compile(
     rf"(?:answer|verdict|conclusion|label|relation|holds)(?: is)?(?: therefore)?:? ({_WORDS})"
     r"[.!]?$")

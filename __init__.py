@@ -33,6 +33,10 @@ from causal_oracle.api import (
 
 __version__ = "0.1.0"
 
+# ``causal_oracle.inspect`` (the Inspect scorer) is plugins/inspect.py: a root-level
+# inspect.py would shadow the standard library for anything run from the checkout.
+__path__.append(__import__("os").path.join(__path__[0], "plugins"))
+
 __all__ = [
     "AuditReport",
     "BudgetExceeded",

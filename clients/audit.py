@@ -1,8 +1,11 @@
 """Dataset audit: re-derive every gold label and report each disagreement.
 
-Input is JSONL or CSV with either ``premise``/``hypothesis``/``label`` fields (the
-upstream generator's files) or the published ``input``/``label`` layout
-(``"Premise: …\\nHypothesis: …"``); column names can be overridden.  Each row
+Input is any source ``clients.readers`` reads (JSONL, JSON arrays, CSV/TSV, the IE
+``|`` templates, Parquet, ``datasets`` directories) with either
+``premise``/``hypothesis``/``label`` fields (the upstream generator's files), the
+published ``input``/``label`` layout (``"Premise: …\\nHypothesis: …"``) or task rows
+(``task``/``prompt``); column names can be given or are auto-detected.  A row is
+referenced by its 1-based file line (record number for binary formats).  Each row
 is verified in-process (premise analysis is cached by content, so the 207,972
 upstream items cost 2,376 analyses) and its certificate re-checked.
 
@@ -14,18 +17,16 @@ Report contract (``OUT.json``), relied on by scripts:
   derived_relation, class_size, holds_in, certificate_checked}`` per disagreeing row
   (plus ``gold_relation`` and the ``certificate``);
 * ``inconsistent``: ``[{row, id, reason}]``; ``unreadable``: ``[{row, id, error}]``;
+* ``source``: ``{path, format, unit, columns, detected}`` — what was read and how;
 * also ``three_class``, ``by_relation``, ``by_num_nodes``, ``by_task`` breakdowns.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
 import gc
 import io
-import json
 import multiprocessing
-import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from causal_oracle.clients import readers
 from causal_oracle.clients.engine import verify, verify_input
 from causal_oracle.oracle.errors import InputError, OracleError
 
@@ -118,55 +120,34 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
 
 
 def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """(row index, parsed row or an error message) for JSONL or CSV files."""
-    if path.suffix.lower() == ".csv":
-        with path.open(newline="", encoding="utf-8", errors="surrogateescape") as handle:
-            for index, row in enumerate(csv.DictReader(handle)):
-                yield index, dict(row)
-        return
-    with path.open(encoding="utf-8", errors="surrogateescape") as handle:
-        index = 0
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            yield index, _decode(_JsonLine(number, line))
-            index += 1
+    """(row reference, parsed row or an error message) for any source ``readers`` reads;
+    the reference is the 1-based file line (record number for binary formats)."""
+    for record in readers.read_records(path):
+        yield record.ref, record.row if record.row is not None else str(record.error)
 
 
 class _JsonLine(NamedTuple):
-    """A JSONL line not yet decoded: workers decode it (strings pickle cheaply)."""
+    """A JSONL line not yet decoded: workers decode it (bytes pickle cheaply)."""
 
     number: int
-    text: str
-
-
-_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8 (surrogateescape)
+    text: bytes
 
 
 def _decode(line: _JsonLine) -> dict[str, Any] | str:
-    bad = _UNDECODABLE.search(line.text)
-    if bad is not None:
-        return f"line {line.number}, column {bad.start() + 1}: invalid UTF-8"
-    try:
-        row = json.loads(line.text)
-    except json.JSONDecodeError as error:
-        return f"line {line.number}, column {error.colno}: invalid JSON: {error.msg}"
-    except RecursionError:
-        return f"line {line.number}: JSON nested too deeply"
-    return row if isinstance(row, dict) else f"line {line.number}: expected a JSON object"
+    record = readers.json_line(line.number, line.text)
+    return record.row if record.row is not None else str(record.error)
 
 
-def _raw_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | _JsonLine]]:
-    """Like ``read_rows`` but leaves JSON decoding to the worker that audits the row."""
-    if path.suffix.lower() == ".csv":
-        yield from read_rows(path)  # type: ignore[misc]
+def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | _JsonLine | str]]:
+    """Like ``read_rows`` but leaves JSON-lines decoding to the worker that audits the row."""
+    if source.format is not readers.Format.JSONL or len(source.files) > 1:
+        for record in source.records():
+            yield record.ref, record.row if record.row is not None else str(record.error)
         return
-    with path.open(encoding="utf-8", errors="surrogateescape") as handle:
-        index = 0
+    with source.files[0][0].open("rb") as handle:
         for number, line in enumerate(handle, 1):
             if line.strip():
-                yield index, _JsonLine(number, line)
-                index += 1
+                yield number, _JsonLine(number, line)
 
 
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
@@ -209,6 +190,7 @@ class _Counter:
     ambiguous: int = 0
     inconsistent: int = 0
     unreadable: int = 0
+    _ambiguous_agree: int = 0  # ambiguous rows whose label agrees (table only, not in JSON)
 
     def merge(self, other: _Counter) -> None:
         for name, value in other.__dict__.items():
@@ -229,16 +211,19 @@ class _Counter:
             self.agree += o["derived_label"] == o["gold"]
             self.disagree += o["derived_label"] != o["gold"]
             self.ambiguous += bool(o["ambiguous"])
+            self._ambiguous_agree += bool(o["ambiguous"]) and o["derived_label"] == o["gold"]
 
 
 @dataclass
 class AuditReport:
     summary: _Counter = field(default_factory=_Counter)
+    source: dict[str, Any] = field(default_factory=dict)
     three_class: dict[str, int] = field(default_factory=lambda: {"agree": 0, "disagree": 0})
     by_relation: dict[str, _Counter] = field(default_factory=dict)
     by_num_nodes: dict[str, _Counter] = field(default_factory=dict)
     by_task: dict[str, _Counter] = field(default_factory=dict)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
+    three_class_disagreements: list[dict[str, Any]] = field(default_factory=list)
     inconsistent: list[dict[str, Any]] = field(default_factory=list)
     unreadable: list[dict[str, Any]] = field(default_factory=list)
     certificates_checked: int = 0
@@ -264,6 +249,10 @@ class AuditReport:
         if o.get("gold_relation") in ("entailment", "neutral", "contradiction"):
             key = "agree" if o["gold_relation"] == o["derived_relation"] else "disagree"
             self.three_class[key] += 1
+            if key == "disagree":
+                self.three_class_disagreements.append({k: o.get(k) for k in (
+                    "row", "id", "hypothesis", "gold_relation", "derived_relation",
+                    "class_size", "holds_in", "certificate_checked")})
         if o["derived_label"] != o["gold"]:
             self.disagreements.append({k: o.get(k) for k in (
                 "row", "id", "hypothesis", "gold", "derived_label", "derived_relation",
@@ -281,6 +270,8 @@ class AuditReport:
             for name, counter in theirs.items():
                 mine.setdefault(name, _Counter()).merge(counter)
         for mine_list, their_list in ((self.disagreements, other.disagreements),
+                                      (self.three_class_disagreements,
+                                       other.three_class_disagreements),
                                       (self.inconsistent, other.inconsistent),
                                       (self.unreadable, other.unreadable)):
             for entry in their_list:
@@ -289,10 +280,11 @@ class AuditReport:
 
     def to_json(self) -> dict[str, Any]:
         def counter(c: _Counter) -> dict[str, int]:
-            return dict(c.__dict__)
+            return {k: v for k, v in c.__dict__.items() if not k.startswith("_")}
 
         return {
             "summary": counter(self.summary),
+            "source": self.source,
             "three_class": self.three_class,
             "by_relation": {k: counter(v) for k, v in sorted(self.by_relation.items())},
             "by_num_nodes": {k: counter(v) for k, v in sorted(self.by_num_nodes.items(),
@@ -301,15 +293,10 @@ class AuditReport:
             "certificates_checked": self.certificates_checked,
             "seconds": round(self.seconds, 3),
             "disagreements": self.disagreements,
+            "three_class_disagreements": self.three_class_disagreements,
             "inconsistent": self.inconsistent,
             "unreadable": self.unreadable,
         }
-
-
-def _count_rows(path: Path) -> int:
-    with path.open("rb") as handle:
-        total = sum(1 for line in handle if line.strip())
-    return total - 1 if path.suffix.lower() == ".csv" else total
 
 
 @contextlib.contextmanager
@@ -342,9 +329,17 @@ def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
                progress: Callable[[int, int, float], None] | None, verifier: Any) -> AuditReport:
     report = AuditReport()
     start = time.perf_counter()
-    total = _count_rows(path) if progress else 0
-    chunks = _chunks(_raw_rows(path), cols, profile)  # type: ignore[arg-type]
-    if workers > 1 and verifier is None and path.suffix.lower() != ".csv":
+    source = readers.open_source(path)
+    columns = source.columns()
+    detected = readers.detect_columns(columns, _given(cols))
+    cols = Columns(**detected.names)
+    report.source = {"path": str(path), "format": source.describe(), "unit": source.unit,
+                     "columns": columns, "layout": detected.layout,
+                     "detected": detected.message}
+    total = source.count() if progress else 0
+    chunks = _chunks(_raw_rows(source), cols, profile)  # type: ignore[arg-type]
+    if workers > 1 and verifier is None and source.unit == "line" \
+            and source.format is readers.Format.JSONL:
         _run_parallel_jsonl(path, cols, profile, workers, report, progress, total, start)
     elif workers > 1 and verifier is None:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
@@ -362,6 +357,13 @@ def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
                 progress(report.summary.items, total, time.perf_counter() - start)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _given(cols: Columns) -> dict[str, str]:
+    """The column names the caller set (those that differ from the defaults)."""
+    default = Columns()
+    return {role: getattr(cols, role) for role in readers.ROLES
+            if getattr(cols, role) != getattr(default, role)}
 
 
 def audit_rows(rows: Iterable[dict[str, Any]], *, cols: Columns = Columns(),
@@ -418,13 +420,14 @@ def _audit_range(args: tuple[_Range, Columns, str]) -> tuple[int, AuditReport]:
     rng, cols, profile = args
     with open(rng.path, "rb") as handle:
         handle.seek(rng.start)
-        data = handle.read(rng.end - rng.start).decode("utf-8", "surrogateescape")
+        data = handle.read(rng.end - rng.start)
     report = AuditReport()
     index = 0
-    for offset, text in enumerate(data.split("\n")):
+    for offset, text in enumerate(data.split(b"\n")):
         if not text.strip():
             continue
-        for o in _work(([(index, _JsonLine(rng.first_line + offset, text))], cols, profile)):
+        number = rng.first_line + offset
+        for o in _work(([(number, _JsonLine(number, text))], cols, profile)):
             report.add(o)
         index += 1
     return index, report
@@ -435,25 +438,37 @@ def _run_parallel_jsonl(path: Path, cols: Columns, profile: str, workers: int,
                         total: int, start: float) -> None:
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     tasks = ((rng, cols, profile) for rng in _byte_ranges(path))
-    base = 0
     with ctx.Pool(workers) as pool:
-        for rows, partial in pool.imap(_audit_range, tasks):
-            report.merge(partial, base)
-            base += rows
+        for _rows, partial in pool.imap(_audit_range, tasks):
+            report.merge(partial, 0)  # rows are already file lines
             if progress:
                 progress(report.summary.items, total, time.perf_counter() - start)
 
 
+TABLE_LEGEND = (
+    "agree / disagree: the derived binary label vs gold, for items every profile labels "
+    "alike;\n"
+    "ambiguous: the profiles disagree on the label (counted apart; the JSON summary counts "
+    "them in agree/disagree too);\n"
+    "inconsistent: no DAG fits the premise (no label); unreadable: the row could not be read "
+    "or parsed.\n"
+    "agree + disagree + ambiguous + inconsistent + unreadable = items.\n")
+
+
 def summary_table(report: AuditReport) -> str:
-    """The human-readable summary printed by ``causal-oracle audit``."""
+    """The human-readable summary printed by ``causal-oracle audit``: each row's columns
+    add up to its items (ambiguous items are shown apart from agree/disagree)."""
     buf = io.StringIO()
     header = f"{'':<22}{'items':>8}{'agree':>8}{'disagree':>9}{'ambig.':>8}{'incons.':>8}" \
              f"{'unread.':>8}"
     buf.write(header + "\n" + "-" * len(header) + "\n")
 
     def row(name: str, c: _Counter) -> None:
-        buf.write(f"{name:<22}{c.items:>8}{c.agree:>8}{c.disagree:>9}{c.ambiguous:>8}"
-                  f"{c.inconsistent:>8}{c.unreadable:>8}\n")
+        agree = c.agree - c._ambiguous_agree
+        disagree = c.disagree - (c.ambiguous - c._ambiguous_agree)
+        other = c.items - (agree + disagree + c.ambiguous + c.inconsistent + c.unreadable)
+        buf.write(f"{name:<22}{c.items:>8}{agree:>8}{disagree:>9}{c.ambiguous:>8}"
+                  f"{c.inconsistent:>8}{c.unreadable + other:>8}\n")
 
     row("overall", report.summary)
     for name, c in sorted(report.by_relation.items()):
@@ -462,6 +477,7 @@ def summary_table(report: AuditReport) -> str:
         row(f"{name} variables", c)
     for name, c in sorted(report.by_task.items()):
         row(f"task {name}", c)
+    buf.write(TABLE_LEGEND)
     tc = report.three_class
     if tc["agree"] + tc["disagree"]:
         buf.write(f"3-class relation vs gold: {tc['agree']} agree, {tc['disagree']} disagree\n")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from causal_oracle.clients import serve_cli
+from causal_oracle.clients import lm_eval_export, serve_cli
 from causal_oracle.clients.audit import Columns, run_audit, summary_table
 from causal_oracle.clients.engine import PROFILES, VerifyResult, verify, verify_input
 from causal_oracle.clients.progress import progress_bar
@@ -109,7 +109,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     path = Path(args.path)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"no such file: {path}")
     if args.report:
         _check_output(Path(args.report), path)
@@ -132,13 +132,21 @@ def cmd_audit(args: argparse.Namespace) -> int:
         text = json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n"
         # a lone surrogate from the data is written as its JSON escape, not refused
         Path(args.report).write_bytes(text.encode("utf-8", "backslashreplace"))
+    nothing_read(report)
     print(summary_table(report), end="")
+    unit = report.source.get("unit", "row")
     if report.inconsistent:
-        print(f"inconsistent premises ({len(report.inconsistent)} items), first: row "
+        print(f"inconsistent premises ({len(report.inconsistent)} items), first: {unit} "
               f"{report.inconsistent[0]['row']}: {report.inconsistent[0]['reason']}")
+    if report.three_class_disagreements:
+        first = report.three_class_disagreements[0]
+        print(f"3-class disagreements: {len(report.three_class_disagreements)}, first: {unit} "
+              f"{first['row']}: gold {first['gold_relation']}, derived "
+              f"{first['derived_relation']} (holds in {first['holds_in']} of "
+              f"{first['class_size']} DAGs)")
     if report.unreadable:
         first = report.unreadable[0]
-        print(f"unreadable rows: {len(report.unreadable)}, first: row {first['row']}: "
+        print(f"unreadable rows: {len(report.unreadable)}, first: {unit} {first['row']}: "
               f"{first['error']}")
     if args.report:
         print(f"report written to {args.report}")
@@ -164,6 +172,21 @@ def _add_budget_argument(p: argparse.ArgumentParser, top: bool = False) -> None:
                         f"{DEFAULT_BUDGET_S:g} s); over it: exit 2")
 
 
+def nothing_read(report: Any) -> None:
+    """``InputError`` (exit 2) when the source is empty or no row of it could be read."""
+    from causal_oracle.clients.readers import fix_hint
+
+    src = report.source
+    if report.summary.items == 0:
+        raise InputError(f"{src.get('path')}: no rows ({src.get('format')}); "
+                         f"columns found: {', '.join(src.get('columns') or []) or 'none'}")
+    if report.summary.unreadable == report.summary.items:
+        first = report.unreadable[0]
+        raise InputError(f"{src.get('path')}: none of the {report.summary.items} rows could "
+                         f"be read; {src.get('detected')}. First: {src.get('unit', 'row')} "
+                         f"{first['row']}: {first['error']}. To fix: {fix_hint([])}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="causal-oracle",
@@ -179,12 +202,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="explain the label of one Corr2Cause item")
     _add_item_arguments(p)
-    p.add_argument("--format", choices=("text", "json", "dot"), default="text")
+    p.add_argument("--format", choices=("text", "json", "dot"), default="text",
+                   help="text (default), json, or dot (Graphviz) for the equivalence class")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("audit", help="re-derive every gold label of a dataset")
-    p.add_argument("path", help="JSONL or CSV file")
-    p.add_argument("--profile", choices=PROFILES, default="corr2cause")
+    p.add_argument("path", help="JSONL, JSON array, CSV/TSV (any delimiter), Parquet file, or "
+                   "a datasets directory (save_to_disk or a Hub-style data folder)")
+    p.add_argument("--profile", choices=PROFILES, default="corr2cause",
+                   help="semantics profile (default: corr2cause)")
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes (0 = one per core; default 1)")
     p.add_argument("--report", help="write the JSON report here")
@@ -199,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_audit)
 
     serve_cli.add_cli_command(sub)
+    lm_eval_export.add_cli_commands(sub)
 
     try:
         from causal_oracle.clients import tasks

@@ -123,9 +123,24 @@ def _fail(error: Exception) -> int:
     return 2 if isinstance(error, InputError) else 1
 
 
+def _remote(args: argparse.Namespace, model_answer: str | None = None) -> dict[str, Any]:
+    """``answer``/``grade`` through ``causal-oracle serve`` at ``args.server``."""
+    from causal_oracle.clients.remote import OracleClient, pb
+
+    with OracleClient(args.server) as client:
+        r = client.answer(args.prompt.replace("\\n", "\n"), args.task,
+                          model_answer=model_answer)
+    grade = {pb.GRADE_CORRECT: True, pb.GRADE_WRONG: False}.get(r.grade)
+    return {"task": r.task, "answer_text": r.answer_text, "explanation": r.explanation,
+            "certificate_checked": r.certificate_checked, "correct": grade,
+            "normalised": r.normalised_answer, "expected": r.expected,
+            "reason": r.grade_reason}
+
+
 def _cmd_answer(args: argparse.Namespace) -> int:
     try:
-        result = answer(args.prompt.replace("\\n", "\n"), args.task)
+        result = _remote(args) if args.server else \
+            answer(args.prompt.replace("\\n", "\n"), args.task)
     except (InputError, BudgetExceeded, CertificateRejected) as error:
         return _fail(error)
     print(f"task:     {result['task']}")
@@ -137,8 +152,9 @@ def _cmd_answer(args: argparse.Namespace) -> int:
 
 def _cmd_grade(args: argparse.Namespace) -> int:
     try:
-        result = grade(args.prompt.replace("\\n", "\n"), args.answer.replace("\\n", "\n"),
-                       args.task)
+        result = _remote(args, args.answer.replace("\\n", "\n")) if args.server else \
+            grade(args.prompt.replace("\\n", "\n"), args.answer.replace("\\n", "\n"),
+                  args.task)
     except (InputError, BudgetExceeded, CertificateRejected) as error:
         return _fail(error)
     shown = {True: "correct", False: "wrong", None: UNREADABLE}[result["correct"]]
@@ -157,12 +173,16 @@ def add_cli_commands(subparsers: Any) -> None:
                    "writes it (\\n is read as a newline)")
     p.add_argument("--task", choices=TASKS, type=str.upper,
                    help="task (default: detected from the text)")
+    p.add_argument("--server", metavar="HOST:PORT",
+                   help="ask a running `causal-oracle serve` instead of computing in-process")
     p.set_defaults(func=_cmd_answer)
     p = subparsers.add_parser("grade", help="grade a model's answer to a CP/BA/FI/CI/IE question")
     p.add_argument("--prompt", required=True, help="the question text")
     p.add_argument("--answer", required=True, help="the model's answer text")
     p.add_argument("--task", choices=TASKS, type=str.upper,
                    help="task (default: detected from the text)")
+    p.add_argument("--server", metavar="HOST:PORT",
+                   help="ask a running `causal-oracle serve` instead of computing in-process")
     p.set_defaults(func=_cmd_grade)
 
 

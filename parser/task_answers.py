@@ -33,7 +33,9 @@ from causal_oracle.oracle.tasks.model import (
     ValuesClaim,
     YesNoClaim,
 )
+from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.grammar import load_grammar, run_parser
+from causal_oracle.parser.verdicts import closing_verdict
 
 _GRAMMAR = Path(__file__).with_name("task_answers.lark")
 _TERMINAL_NAMES = {"WORD": "a word of a name", "_NL": "a new line", "$END": "end of text",
@@ -154,8 +156,14 @@ def parse_answer(task: str, text: str) -> Claim:
     YesNoClaim(yes=False)
     """
     start = _START[task.upper()]
-    claim = run_parser(load_grammar(_GRAMMAR, start), _TERMINAL_NAMES, normalise(text),
-                       f"{task.upper()} answer", _TRANSFORMER)
+    try:
+        claim = run_parser(load_grammar(_GRAMMAR, start), _TERMINAL_NAMES, normalise(text),
+                           f"{task.upper()} answer", _TRANSFORMER)
+    except ParseError:
+        verdict = closing_verdict(text) if start == "yes_no_answer" else None
+        if verdict not in ("yes", "no"):
+            raise
+        return YesNoClaim(verdict == "yes")  # reasoning, then a closing verdict line
     return claim  # type: ignore[return-value]
 
 
@@ -178,4 +186,10 @@ def parse_corr2cause_answer(text: str) -> YesNoClaim | RelationClaim:
     words = normalise(text).lower().replace(".", " ").split()
     if words and words[0] in _THREE_CLASS:
         return RelationClaim(words[0])
-    return parse_answer("IE", text)  # type: ignore[return-value]
+    try:
+        return parse_answer("IE", text)  # type: ignore[return-value]
+    except ParseError:
+        verdict = closing_verdict(text)  # "… The relation is neutral."
+        if verdict not in _THREE_CLASS:
+            raise
+        return RelationClaim(str(verdict))

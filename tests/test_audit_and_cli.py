@@ -65,7 +65,7 @@ def test_report_contract_and_bad_rows(tmp_path: Path) -> None:
     (d,) = report["disagreements"]
     assert set(d) >= {"row", "id", "hypothesis", "gold", "derived_label", "derived_relation",
                       "class_size", "holds_in", "certificate_checked"}
-    assert (d["row"], d["id"], d["derived_label"], d["derived_relation"]) == (0, "good", 1,
+    assert (d["row"], d["id"], d["derived_label"], d["derived_relation"]) == (1, "good", 1,
                                                                               "entailment")
     errors = {u["id"]: u["error"] for u in report["unreadable"]}
     assert "line 1, column 1" in errors["garbage"]
@@ -139,5 +139,5 @@ def test_parallel_audit_reports_exactly_what_a_serial_one_does(
     for key in ("summary", "three_class", "by_relation", "by_num_nodes", "disagreements",
                 "inconsistent", "unreadable", "certificates_checked"):
         assert parallel[key] == serial[key], key
-    assert {u["row"] for u in serial["unreadable"]} == {10, 39}
+    assert {u["row"] for u in serial["unreadable"]} == {11, 41}
     assert any("line 11" in u["error"] for u in serial["unreadable"])

@@ -8,8 +8,11 @@ Three row shapes are read (the same files ``causal-oracle audit`` reads):
 * CI-Bench and intervention-effect (IE) items — ``task`` ∈ CP/BA/FI/CI/IE and
   ``prompt``; CI-Bench gold is the row's ``truth``, IE gold its ``label`` (yes/no).
 
-Every item gets a stable key: the row's ``id`` (``uid`` for CI-Bench), else
-``row-<index>``; a key seen before in the same file gets ``#<index>`` appended.
+Files are read by ``clients.readers`` (JSONL, JSON arrays, CSV/TSV, the IE ``|``
+templates, Parquet, ``datasets`` directories); aliased column names are mapped to
+these roles.  Every item gets a stable key: the row's ``id`` (``uid`` for CI-Bench),
+else ``row-<line>`` (the 1-based file line, or record number for binary formats);
+a key seen before in the same file gets ``#<line>`` appended.
 Resuming a run relies on these keys, so they never depend on the order items
 are evaluated in.
 """
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from causal_oracle.clients.audit import read_rows
+from causal_oracle.clients import readers
 from causal_oracle.oracle.errors import InputError
 
 CORR2CAUSE = "corr2cause"
@@ -100,18 +103,29 @@ def item_of(index: int, row: dict[str, Any]) -> Item:
 
 
 def load_items(path: Path, tasks: Iterable[str] | None = None,
-               limit: int | None = None) -> list[Item]:
-    """Read ``path`` (JSONL or CSV); keep the items of ``tasks`` (all when None), the
-    first ``limit`` of them.  Raises ``InputError`` for a missing file or a bad row."""
-    if not path.is_file():
-        raise InputError(f"no such file: {path}")
+               limit: int | None = None, skipped: list[str] | None = None) -> list[Item]:
+    """Read ``path`` (any source ``readers`` reads); keep the items of ``tasks`` (all
+    when None), the first ``limit`` of them.  Unreadable rows are left out and described
+    in ``skipped``; ``InputError`` when the source is missing, empty or has no readable
+    row (the message lists the columns found)."""
+    source = readers.open_source(path)
+    detected = readers.detect_columns(source.columns())
+    rename = {name: role for role, name in detected.names.items() if name != role}
     wanted = {t if t == CORR2CAUSE else t.upper() for t in tasks} if tasks else None
     items: list[Item] = []
     seen: Counter[str] = Counter()
-    for index, row in read_rows(path):
-        if isinstance(row, str):
-            raise InputError(f"{path}: {row}")
-        item = item_of(index, row)
+    problems: list[str] = [] if skipped is None else skipped
+    for record in source.records():
+        index = record.ref
+        if record.row is None:
+            problems.append(f"{source.unit} {index}: {record.error}")
+            continue
+        row = {rename.get(k, k): v for k, v in record.row.items()} if rename else record.row
+        try:
+            item = item_of(index, row)
+        except InputError as error:
+            problems.append(error.describe())
+            continue
         if wanted is not None and item.task not in wanted:
             continue
         seen[item.key] += 1
@@ -122,6 +136,8 @@ def load_items(path: Path, tasks: Iterable[str] | None = None,
         if limit is not None and len(items) >= limit:
             break
     if not items:
+        first = f"; first unreadable: {problems[0]}" if problems else ""
         raise InputError(f"{path}: no items" + (f" of task(s) {', '.join(sorted(wanted))}"
-                                                if wanted else ""))
+                                                if wanted else "")
+                         + f"; {detected.message}{first}. To fix: {readers.fix_hint([])}")
     return items

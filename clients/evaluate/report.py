@@ -42,7 +42,9 @@ def markdown_table(report: dict[str, Any]) -> str:
     differ = sum(s.get("oracle_gold_differ", 0) for s in
                  [metrics.get(CORR2CAUSE, {}), *metrics.get("tasks", {}).values()])
     head = (f"Model `{cfg['model']}` on `{Path(cfg['data']).name}` ({cfg['mode']} mode): "
-            f"{metrics['items']} items, {metrics['unreadable']} unreadable answers; "
+            f"{metrics['items']} items, {metrics['unreadable']} unreadable answers, "
+            f"{metrics.get(CORR2CAUSE, {}).get('no_oracle_label', 0)} without an oracle "
+            f"label (inconsistent premise); "
             f"oracle and gold differ on {differ} items; "
             f"{timing['items_per_s']:,.1f} items/s, {timing['tokens_per_s']:,.0f} tokens/s.\n\n")
     lines = ["| scope | items | accuracy | precision | recall | F1 | unreadable "

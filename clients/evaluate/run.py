@@ -121,7 +121,9 @@ def score(item: Item, ref: Reference, output: Output, scorer: Any) -> dict[str, 
         rec["correct_gold"] = None if pred is None or item.gold is None else pred == item.gold
         rec["oracle_gold_agree"] = (None if ref.label is None or item.gold is None
                                     else ref.label == item.gold)
-        rec["unreadable"] = pred is None
+        # an item the oracle cannot label (inconsistent premise) has no right answer: a
+        # missing verdict there is not an "unreadable answer" (counted in no_oracle_label)
+        rec["unreadable"] = pred is None and (ref.label is not None or item.task == "IE")
         return rec
     rec["prediction"] = None
     if ref.error:
@@ -186,7 +188,8 @@ def run_eval(cfg: EvalConfig) -> dict[str, Any]:
         raise InputError(f"unknown mode {cfg.mode!r}; expected one of {', '.join(MODES)}")
     wall = time.perf_counter()
     prompter = Prompter.from_file(cfg.template)
-    items = load_items(cfg.data, cfg.tasks, cfg.limit)
+    skipped: list[str] = []
+    items = load_items(cfg.data, cfg.tasks, cfg.limit, skipped)
     scorer = make_scorer(cfg.server, cfg.profile)
     t0 = time.perf_counter()
     refs = references(items, scorer)
@@ -277,7 +280,8 @@ def run_eval(cfg: EvalConfig) -> dict[str, Any]:
                   "chart": str(cfg.report.with_suffix(".png"))},
         "oracle_errors": [{"id": item.key, "row": item.row, "error": refs[item.key].error}
                           for item in items if refs[item.key].error],
-        "warnings": [],
+        "warnings": [f"{len(skipped)} unreadable rows left out, first: {skipped[0]}"]
+        if skipped else [],
     }
     warning = bar_chart(report, cfg.report.with_suffix(".png"))
     if warning:

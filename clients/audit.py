@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from causal_oracle.clients.engine import verify, verify_input
+from causal_oracle.oracle.causes import classify
 from causal_oracle.oracle.errors import InputError, OracleError
 
 CHUNK = 1000
@@ -113,6 +114,14 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
         out["reason"] = result.reason()
     elif v.label != gold:
         out["certificate"] = v.certificate.to_json(result.premise.variables)
+    prob = row.get("prob")
+    causes = classify(result.analysis, result.hypothesis, v, gold=gold,
+                      gold_relation=out["gold_relation"] if out["gold_relation"] in (
+                          "entailment", "neutral", "contradiction") else None,
+                      gold_prob=float(prob) if isinstance(prob, int | float) else None,
+                      profile=result.profile)
+    if causes:
+        out["causes"] = [c.to_json() for c in causes]
     return out
 
 
@@ -238,6 +247,8 @@ class AuditReport:
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     inconsistent: list[dict[str, Any]] = field(default_factory=list)
     unreadable: list[dict[str, Any]] = field(default_factory=list)
+    three_class_disagreements: list[dict[str, Any]] = field(default_factory=list)
+    causes: dict[str, int] = field(default_factory=dict)
     certificates_checked: int = 0
     seconds: float = 0.0
 
@@ -253,19 +264,29 @@ class AuditReport:
                 self.disagreements.append({k: o.get(k) for k in (
                     "row", "id", "task", "gold", "derived", "certificate_checked")})
             return
+        for cause in o.get("causes", ()):
+            name = cause["kind"] if cause["kind"] != "premise_inconsistent" else \
+                f"premise_inconsistent ({cause['detail']})"
+            self.causes[name] = self.causes.get(name, 0) + 1
         self.by_relation.setdefault(o["relation_kind"], _Counter()).add(o)
         self.by_num_nodes.setdefault(str(o["num_nodes"]), _Counter()).add(o)
         if o["derived_relation"] == "inconsistent":
-            self.inconsistent.append({"row": o["row"], "id": o["id"], "reason": o["reason"]})
+            self.inconsistent.append({"row": o["row"], "id": o["id"], "reason": o["reason"],
+                                      "num_nodes": o["num_nodes"],
+                                      "causes": o.get("causes", [])})
             return
         if o.get("gold_relation") in ("entailment", "neutral", "contradiction"):
             key = "agree" if o["gold_relation"] == o["derived_relation"] else "disagree"
             self.three_class[key] += 1
+            if key == "disagree" and o["derived_label"] == o["gold"]:
+                self.three_class_disagreements.append({k: o.get(k) for k in (
+                    "row", "id", "hypothesis", "gold_relation", "derived_relation",
+                    "class_size", "holds_in", "causes")})
         if o["derived_label"] != o["gold"]:
             self.disagreements.append({k: o.get(k) for k in (
                 "row", "id", "hypothesis", "gold", "derived_label", "derived_relation",
                 "class_size", "holds_in", "certificate_checked", "gold_relation",
-                "certificate")})
+                "relation_kind", "num_nodes", "causes", "certificate")})
 
     def merge(self, other: AuditReport, row_offset: int) -> None:
         """Add a partial report whose rows are numbered from ``row_offset``."""
@@ -277,7 +298,11 @@ class AuditReport:
                              (self.by_task, other.by_task)):
             for name, counter in theirs.items():
                 mine.setdefault(name, _Counter()).merge(counter)
+        for name, count in other.causes.items():
+            self.causes[name] = self.causes.get(name, 0) + count
         for mine_list, their_list in ((self.disagreements, other.disagreements),
+                                      (self.three_class_disagreements,
+                                       other.three_class_disagreements),
                                       (self.inconsistent, other.inconsistent),
                                       (self.unreadable, other.unreadable)):
             for entry in their_list:
@@ -295,9 +320,11 @@ class AuditReport:
             "by_num_nodes": {k: counter(v) for k, v in sorted(self.by_num_nodes.items(),
                                                                key=lambda kv: int(kv[0]))},
             "by_task": {k: counter(v) for k, v in sorted(self.by_task.items())},
+            "causes": dict(sorted(self.causes.items())),
             "certificates_checked": self.certificates_checked,
             "seconds": round(self.seconds, 3),
             "disagreements": self.disagreements,
+            "three_class_disagreements": self.three_class_disagreements,
             "inconsistent": self.inconsistent,
             "unreadable": self.unreadable,
         }
@@ -462,6 +489,9 @@ def summary_table(report: AuditReport) -> str:
     tc = report.three_class
     if tc["agree"] + tc["disagree"]:
         buf.write(f"3-class relation vs gold: {tc['agree']} agree, {tc['disagree']} disagree\n")
+    if report.causes:
+        buf.write("cause classes: " + ", ".join(
+            f"{name} {count}" for name, count in sorted(report.causes.items())) + "\n")
     buf.write(f"certificates re-checked: {report.certificates_checked}; "
               f"{report.summary.items / max(report.seconds, 1e-9):,.0f} items/s "
               f"({report.seconds:.2f} s)\n")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from causal_oracle.clients import gate, serve_cli
+from causal_oracle.clients import gate, generate, serve_cli
 from causal_oracle.clients.audit import Columns, read_rows, run_audit, summary_table
 from causal_oracle.clients.engine import PROFILES, VerifyResult, verify, verify_input
 from causal_oracle.clients.progress import progress_bar
@@ -202,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_audit)
 
     serve_cli.add_cli_command(sub)
+    generate.add_cli_command(sub)
 
     try:
         from causal_oracle.clients import tasks

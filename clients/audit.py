@@ -32,9 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from causal_oracle.clients.engine import verify, verify_input
+from causal_oracle.clients.engine import hypothesis_of, premise_of, verify, verify_input
 from causal_oracle.oracle.causes import classify
+from causal_oracle.oracle.equivalence import analyse
 from causal_oracle.oracle.errors import InputError, OracleError
+from causal_oracle.oracle.relations import Profile
+from causal_oracle.parser import parse_item
 
 CHUNK = 1000
 
@@ -114,13 +117,24 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
         out["reason"] = result.reason()
     elif v.label != gold:
         out["certificate"] = v.certificate.to_json(result.premise.variables)
-    prob = row.get("prob")
-    causes = classify(result.analysis, result.hypothesis, v, gold=gold,
-                      gold_relation=out["gold_relation"] if out["gold_relation"] in (
-                          "entailment", "neutral", "contradiction") else None,
-                      gold_prob=float(prob) if isinstance(prob, int | float) else None,
-                      profile=result.profile)
-    if causes:
+    gold_relation = out["gold_relation"] if out["gold_relation"] in (
+        "entailment", "neutral", "contradiction") else None
+    if v.relation == "inconsistent" or v.label != gold or (
+            gold_relation is not None and gold_relation != v.relation):
+        # a service's result carries no class: analyse the (cached) premise here instead,
+        # so that local and remote audits classify alike
+        if hasattr(result, "analysis"):
+            analysis, parsed = result.analysis, result.hypothesis
+        elif cols.input in row and cols.premise not in row:
+            premise_obj, parsed = parse_item(str(row[cols.input]))
+            analysis = analyse(premise_obj)
+        else:
+            parsed = hypothesis_of(hypothesis.strip())
+            analysis = analyse(premise_of(str(row[cols.premise]).strip()))
+        prob = row.get("prob")
+        causes = classify(analysis, parsed, v, gold=gold, gold_relation=gold_relation,
+                          gold_prob=float(prob) if isinstance(prob, int | float) else None,
+                          profile=Profile(profile))
         out["causes"] = [c.to_json() for c in causes]
     return out
 

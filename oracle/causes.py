@@ -132,9 +132,8 @@ def classify(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict, 
     dataset has one), ``gold_prob`` the generator's fraction of members in which
     it thought the relation holds (upstream ``prob``, if present).
     """
-    if verdict.relation == "inconsistent":
-        conflict = verdict.certificate.conflict
-        kind = conflict.kind if conflict is not None else "unknown"
+    if verdict.relation == "inconsistent" or not analysis.consistent:
+        kind = analysis.conflicts[0].kind if analysis.conflicts else "unknown"
         return [Cause(CauseKind.PREMISE_INCONSISTENT, kind)]
     k, m = verdict.holds_in, verdict.class_size
     primary: Cause | None = None

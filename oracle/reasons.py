@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.graph import Dag, bits, directed_path, reach_from
 from causal_oracle.oracle.labels import Verdict
-from causal_oracle.oracle.relations import Profile, holds, witness
+from causal_oracle.oracle.relations import Profile, witness
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 from causal_oracle.oracle.structure import Structure
 
@@ -64,6 +64,8 @@ class ReasonKind(enum.Enum):
 class Reason:
     kind: ReasonKind
     text: str
+    #: the variable a sink / source reason is about
+    node: int | None = None
 
 
 def _names(premise: Premise, mask: int) -> str:
@@ -152,9 +154,9 @@ def structural_reason(analysis: ClassAnalysis, verdict: Verdict, kind: RelationK
                           f"no directed path from {P} to {Q} exists in any member: "
                           f"{P} can reach only {_names(premise, possible.descendants(p))}")
         return None
-    if holds(possible, kind, form, p, q, profile):
-        return None
     kids, parents = possible.children(), possible.parents
+    if _possible(kids, parents, kind, p, q, profile):
+        return None
     if kind in (RelationKind.INDIRECT_CAUSE, RelationKind.COMMON_EFFECT):
         for node, other in ((p, q), (q, p)):
             if kind is RelationKind.INDIRECT_CAUSE and node == q:
@@ -165,9 +167,9 @@ def structural_reason(analysis: ClassAnalysis, verdict: Verdict, kind: RelationK
                 return Reason(ReasonKind.SINK,
                               f"{v[node]} has no children in any member"
                               f"{' other than ' + v[other] if kids[node] else ''}: {into} "
-                              f"{v[node]} is compelled into it")
+                              f"{v[node]} is compelled into it", node)
         if kind is RelationKind.INDIRECT_CAUSE:
-            reach = reach_from(kids, kids[p] & ~(1 << q), 0)
+            reach = reach_from(kids, kids[p] & ~(1 << q), 1 << p)
             return Reason(ReasonKind.NO_POSSIBLE_PATH,
                           f"no route from {P} to {Q} through a mediator can be directed in any "
                           f"member: through its possible children other than {Q}, {P} can "
@@ -181,11 +183,31 @@ def structural_reason(analysis: ClassAnalysis, verdict: Verdict, kind: RelationK
         if not parents[node]:
             return Reason(ReasonKind.SOURCE,
                           f"{v[node]} has no parents in any member: every edge at {v[node]} is "
-                          f"compelled out of it, so nothing causes {v[node]}")
+                          f"compelled out of it, so nothing causes {v[node]}", node)
     return Reason(ReasonKind.NO_COMMON_ANCESTOR,
                   f"what can reach {P} in some member ({_names(premise, possible.ancestors(p))})"
                   f" and what can reach {Q} ({_names(premise, possible.ancestors(q))}) share no "
                   f"third variable, so {P} and {Q} have no common cause in any member")
+
+
+def _possible(kids: tuple[int, ...], parents: tuple[int, ...], kind: RelationKind, p: int,
+              q: int, profile: Profile) -> bool:
+    """Whether the relation could hold in a DAG whose edges lie in the possible graph.
+
+    Directed paths in a DAG never revisit a node, so walks in the possible graph are
+    cut where they return to their start; a relation that fails here fails in every
+    member (each member's edges lie in the possible graph)."""
+    pm, qm = 1 << p, 1 << q
+    if kind is RelationKind.INDIRECT_CAUSE:
+        return bool(reach_from(kids, kids[p] & ~qm & ~pm, pm) & qm)
+    step = kids if kind is RelationKind.COMMON_EFFECT else parents
+    if profile is Profile.STRICT:
+        return bool(step[p] & step[q] & ~(pm | qm))
+    if profile is Profile.LOOSE:
+        return bool(reach_from(step, step[p] & ~pm, pm) & reach_from(step, step[q] & ~qm, qm)
+                    & ~(pm | qm))
+    both = pm | qm
+    return bool(reach_from(step, step[p] & ~both, both) & reach_from(step, step[q] & ~both, both))
 
 
 def colliders_intro(premise: Premise, structure: Structure) -> list[str]:

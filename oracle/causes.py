@@ -103,23 +103,24 @@ def _matches(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict,
     size = verdict.class_size
     own = (names.index(hypothesis.first), names.index(hypothesis.second), hypothesis.kind)
     found = []
-    for kind in (hypothesis.kind, *(k for k in RelationKind if k is not hypothesis.kind)):
+    # the same relation on another ordered pair, then another relation on the same pair
+    symmetric = hypothesis.kind in (RelationKind.COMMON_EFFECT, RelationKind.COMMON_CAUSE)
+    questions = [(hypothesis.kind, p, q) for p in range(len(names)) for q in range(len(names))
+                 if p != q and (p, q) != own[:2] and not (symmetric and (q, p) == own[:2])
+                 and not (symmetric and p > q)]
+    questions += [(kind, own[0], own[1]) for kind in RelationKind if kind is not hypothesis.kind]
+    for kind, p, q in questions:
+        checkpoint()
         form = hypothesis.form if kind is hypothesis.kind else DEFAULT_FORM[kind]
-        for p in range(len(names)):
-            for q in range(len(names)):
-                checkpoint()
-                if p == q or (p, q, kind) == own:
-                    continue
-                k = sum(holds_in_members(analysis.members, kind, form, p, q, profile))
-                if gold_prob is not None:
-                    fits = round(k / size, 2) == round(gold_prob, 2)
-                elif gold_relation is not None:
-                    fits = _relation_of(k, size) == gold_relation
-                else:
-                    fits = int(k == size) == gold and gold == 1
-                if fits:
-                    found.append(_WORDS[kind].format(p=names[p], q=names[q])
-                                 + f" (holds in {k} of {size})")
+        k = sum(holds_in_members(analysis.members, kind, form, p, q, profile))
+        if gold_prob is not None:
+            fits = round(k / size, 2) == round(gold_prob, 2)
+        elif gold_relation is not None:
+            fits = _relation_of(k, size) == gold_relation
+        else:
+            fits = int(k == size) == gold and gold == 1
+        if fits:
+            found.append(_WORDS[kind].format(p=names[p], q=names[q]) + f" (holds in {k} of {size})")
     return found
 
 

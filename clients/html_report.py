@@ -1,8 +1,8 @@
 """A self-contained HTML audit report: charts, a filterable table, and per-item drill-downs.
 
 ``causal-oracle audit DATA --html OUT.html`` writes one file that needs no network
-when viewed: the styles, the script and the data are inlined, and every chart and
-graph is inline SVG drawn here in Python.
+when viewed: the styles, the script and the data are inlined, the charts are inline SVG
+drawn here, the class graphs inline SVG drawn by the page's own script.
 
 * **Summary** — the counts, and bar charts of agreement by relation, by number of
   variables, and of the cause classes (``oracle.causes``).
@@ -10,10 +10,11 @@ graph is inline SVG drawn here in Python.
   premise in one table; a text filter, a cause-class filter and sortable columns.
 * **Drill-down** — clicking a row shows the item's explanation (``explain`` text,
   re-derived in-process from the input row) and its class drawn as a graph: the
-  CPDAG (compelled edges as arrows, reversible ones as plain lines) with the
-  relation's witness in red, beside one member — a member where the relation
-  fails (the counter-example) when the gold claims entailment, else a member with
-  the witness.
+  CPDAG (compelled edges as arrows, reversible ones dashed) with the relation's
+  witness in red, beside one member — a member where the relation fails (the
+  counter-example) when the gold claims entailment, else a member with the
+  witness.  The page embeds the edge lists and its script draws the SVG, which
+  keeps a report of thousands of findings small.
 
 Drill-downs carry explanations for the first ``MAX_EXPLAINED`` findings (the rest
 show their certificate's graph) so that a 15,000-finding report stays small.
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ RED = "#c62828"
 
 def _bars(title: str, rows: list[tuple[str, int, int]], labels: tuple[str, str]) -> str:
     """Horizontal stacked bars (green first value, red second) as inline SVG."""
-    width, bar_h, left = 560, 18, 190
+    width, bar_h, left = 680, 18, 310
     height = 30 + bar_h * 1.5 * max(len(rows), 1)
     top = max([a + b for _, a, b in rows] or [1]) or 1
     out = [f'<svg class="chart" role="img" aria-label="{html.escape(title)}" '
@@ -58,75 +58,33 @@ def _bars(title: str, rows: list[tuple[str, int, int]], labels: tuple[str, str])
     return "".join(out)
 
 
-def graph_svg(names: list[str], directed: list[list[str]], undirected: list[list[str]],
-              highlight: set[tuple[str, str]], title: str) -> str:
-    """A graph on a circle: arrows for ``directed``, lines for ``undirected``; edges in
-    ``highlight`` (as (tail, head)) drawn thick and red."""
-    size, radius, node_r = 260, 95, 17
-    pos = {name: (size / 2 + radius * math.cos(2 * math.pi * i / len(names) - math.pi / 2),
-                  size / 2 + 10 + radius * math.sin(2 * math.pi * i / len(names) - math.pi / 2))
-           for i, name in enumerate(names)}
-    out = [f'<svg class="graph" width="{size}" height="{size + 20}" '
-           f'xmlns="http://www.w3.org/2000/svg">',
-           '<defs><marker id="arr" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-           'markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" '
-           'fill="#333"/></marker><marker id="arr-red" viewBox="0 0 10 10" refX="10" refY="5" '
-           f'markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path '
-           f'd="M0,0L10,5L0,10z" fill="{RED}"/></marker></defs>',
-           f'<text x="4" y="14" font-size="12" font-weight="bold">{html.escape(title)}</text>']
-
-    def segment(a: str, b: str) -> tuple[float, float, float, float]:
-        (x1, y1), (x2, y2) = pos[a], pos[b]
-        d = math.hypot(x2 - x1, y2 - y1) or 1
-        ux, uy = (x2 - x1) / d, (y2 - y1) / d
-        return x1 + ux * node_r, y1 + uy * node_r, x2 - ux * node_r, y2 - uy * node_r
-
-    for t, h in directed:
-        x1, y1, x2, y2 = segment(t, h)
-        hot = (t, h) in highlight
-        marker = "url(#arr-red)" if hot else "url(#arr)"
-        out.append(f'<line class="edge directed{" witness" if hot else ""}" x1="{x1:.1f}" '
-                   f'y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{RED if hot else "#333"}" '
-                   f'stroke-width="{3 if hot else 1.5}" marker-end="{marker}">'
-                   f'<title>{html.escape(t)}→{html.escape(h)}</title></line>')
-    for a, b in undirected:
-        x1, y1, x2, y2 = segment(a, b)
-        out.append(f'<line class="edge undirected" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
-                   f'y2="{y2:.1f}" stroke="#888" stroke-width="1.5" stroke-dasharray="5,3">'
-                   f'<title>{html.escape(a)}—{html.escape(b)} (either direction)</title></line>')
-    for name, (x, y) in pos.items():
-        out.append(f'<circle class="node" cx="{x:.1f}" cy="{y:.1f}" r="{node_r}" fill="#fff" '
-                   f'stroke="#333"/><text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
-                   f'font-size="13">{html.escape(name)}</text>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-def _witness_edges(witness: list[list[str]] | None) -> set[tuple[str, str]]:
-    edges: set[tuple[str, str]] = set()
+def _witness_edges(witness: list[list[str]] | None) -> list[list[str]]:
+    edges: list[list[str]] = []
     for path in witness or []:
-        edges |= set(zip(path, path[1:], strict=False))
+        edges += [[a, b] for a, b in zip(path, path[1:], strict=False)]
     return edges
 
 
-def drawings(cert: dict[str, Any], names: list[str], gold: int | None) -> str:
-    """The class (CPDAG, witness in red) and one member: the counter-example when the gold
-    claims entailment, else a member with the witness."""
+def drawings(cert: dict[str, Any], names: list[str], gold: int | None) -> list[dict[str, Any]]:
+    """What the drill-down draws (the page's script turns each into inline SVG): the class
+    (CPDAG, witness in red) and one member — the counter-example when the gold claims
+    entailment, else a member with the witness."""
     members, witnesses = cert.get("members") or [], cert.get("witnesses") or []
     with_w = next((i for i, w in enumerate(witnesses) if w is not None), None)
     without = next((i for i, w in enumerate(witnesses) if w is None), None)
-    highlight = _witness_edges(witnesses[with_w]) if with_w is not None else set()
-    parts = [graph_svg(names, cert.get("cpdag_directed") or [], cert.get("cpdag_undirected")
-                       or [], highlight, f"class: CPDAG ({cert.get('class_size')} member(s))")]
+    graphs = [{"title": f"class: CPDAG ({cert.get('class_size')} member(s))", "names": names,
+               "directed": cert.get("cpdag_directed") or [],
+               "undirected": cert.get("cpdag_undirected") or [],
+               "highlight": _witness_edges(witnesses[with_w]) if with_w is not None else []}]
     pick = without if gold == 1 and without is not None else with_w
     if pick is None:
         pick = without
     if pick is not None and pick < len(members):
         kind = "counter-example" if witnesses[pick] is None else "witness"
-        parts.append(graph_svg(names, members[pick], [],
-                               _witness_edges(witnesses[pick]),
-                               f"member {pick + 1}: {kind}"))
-    return "".join(parts)
+        graphs.append({"title": f"member {pick + 1}: {kind}", "names": names,
+                       "directed": members[pick], "undirected": [],
+                       "highlight": _witness_edges(witnesses[pick])})
+    return graphs
 
 
 def _findings(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -206,6 +164,49 @@ const DATA = JSON.parse(document.getElementById('data').textContent);
 const body = document.getElementById('rows');
 const COLS = ['row','type','n','relation','hypothesis','gold','oracle','holds','cause_text'];
 let sortKey = 'row', sortDir = 1;
+const RED = '#c62828';
+function esc(t){ return String(t).replace(/&/g,'&amp;').replace(/</g,'&lt;')
+  .replace(/>/g,'&gt;').replace(/"/g,'&quot;'); }
+function graphSvg(g){
+  // nodes on a circle; arrows for directed edges, dashed lines for reversible ones,
+  // the witness's edges thick and red
+  const size = 260, radius = 95, r = 17, n = g.names.length, pos = {};
+  g.names.forEach((name, i) => { const a = 2 * Math.PI * i / n - Math.PI / 2;
+    pos[name] = [size / 2 + radius * Math.cos(a), size / 2 + 10 + radius * Math.sin(a)]; });
+  const hot = new Set(g.highlight.map(e => e[0] + '\u0000' + e[1]));
+  const seg = (a, b) => { const [x1, y1] = pos[a], [x2, y2] = pos[b];
+    const d = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / d, uy = (y2 - y1) / d;
+    return [x1 + ux * r, y1 + uy * r, x2 - ux * r, y2 - uy * r].map(v => v.toFixed(1)); };
+  let out = '<svg class="graph" width="' + size + '" height="' + (size + 20) +
+    '" xmlns="http://www.w3.org/2000/svg"><defs>' +
+    '<marker id="arr" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7"' +
+    ' orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#333"/></marker>' +
+    '<marker id="arr-red" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" ' +
+    'markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="' + RED +
+    '"/></marker></defs><text x="4" y="14" font-size="12" font-weight="bold">' +
+    esc(g.title) + '</text>';
+  for (const [t, h] of g.directed){
+    const [x1, y1, x2, y2] = seg(t, h), w = hot.has(t + '\u0000' + h);
+    out += '<line class="edge directed' + (w ? ' witness' : '') + '" x1="' + x1 + '" y1="' +
+      y1 + '" x2="' + x2 + '" y2="' + y2 + '" stroke="' + (w ? RED : '#333') +
+      '" stroke-width="' + (w ? 3 : 1.5) + '" marker-end="url(#' + (w ? 'arr-red' : 'arr') +
+      ')"><title>' + esc(t + '→' + h) + '</title></line>';
+  }
+  for (const [a, b] of g.undirected){
+    const fwd = hot.has(a + '\u0000' + b), back = hot.has(b + '\u0000' + a);
+    const [x1, y1, x2, y2] = back ? seg(b, a) : seg(a, b), w = fwd || back;
+    out += '<line class="edge undirected' + (w ? ' witness' : '') + '" x1="' + x1 + '" y1="' +
+      y1 + '" x2="' + x2 + '" y2="' + y2 + '" stroke="' + (w ? RED : '#888') +
+      '" stroke-width="' + (w ? 3 : 1.5) + '" stroke-dasharray="5,3"' +
+      (w ? ' marker-end="url(#arr-red)"' : '') + '><title>' + esc(a + '—' + b) +
+      ' (either direction)</title></line>';
+  }
+  for (const name of g.names){ const [x, y] = pos[name];
+    out += '<circle class="node" cx="' + x.toFixed(1) + '" cy="' + y.toFixed(1) + '" r="' + r +
+      '" fill="#fff" stroke="#333"/><text x="' + x.toFixed(1) + '" y="' + (y + 4).toFixed(1) +
+      '" text-anchor="middle" font-size="13">' + esc(name) + '</text>'; }
+  return out + '</svg>';
+}
 function cell(v){ return v === null || v === undefined ? '' : String(v); }
 function render(){
   const q = document.getElementById('filter').value.toLowerCase();
@@ -239,7 +240,8 @@ function openDrill(tr){
   document.getElementById('drill-title').textContent =
     'Row ' + f.row + (f.id ? ' — ' + f.id : '') + ': ' + f.hypothesis;
   document.getElementById('drill-causes').textContent = f.cause_text || '';
-  document.getElementById('drill-graphs').innerHTML = f.svg || '<em>no class to draw</em>';
+  document.getElementById('drill-graphs').innerHTML =
+    f.graphs ? f.graphs.map(graphSvg).join('') : '<em>no class to draw</em>';
   document.getElementById('drill-text').textContent = f.explanation ||
     '(explanation not embedded: run causal-oracle explain on this row)';
   d.scrollIntoView();
@@ -288,7 +290,7 @@ def render_html(data: dict[str, Any], source: Path | None = None,
                                | {v for e in cert.get("cpdag_directed", []) for v in e}
                                | set(cert.get("pair", [])))
             gold = f["gold"] if isinstance(f["gold"], int) else None
-            f["svg"] = drawings(cert, names, gold)
+            f["graphs"] = drawings(cert, names, gold)
     charts = [
         _bars("Agreement by relation", [(k, v["agree"], v["disagree"]) for k, v in
                                         data.get("by_relation", {}).items()],

@@ -37,7 +37,7 @@ def test_report_is_self_contained(tmp_path: Path) -> None:
     findings = data["findings"]
     assert any(f["type"] == "disagreement" for f in findings)
     first = next(f for f in findings if f["type"] == "disagreement")
-    assert "Conclusion:" in first["explanation"] and 'class="graph"' in first["svg"]
+    assert "Conclusion:" in first["explanation"] and first["graphs"][0]["names"]
 
 
 def test_witness_is_highlighted_in_the_drawing() -> None:
@@ -49,8 +49,9 @@ def test_witness_is_highlighted_in_the_drawing() -> None:
     page = render_html(report.to_json())
     data = json.loads(page.split('<script id="data" type="application/json">')[1]
                       .split("</script>")[0])
-    svg = data["findings"][0]["svg"]
-    assert 'class="edge directed witness"' in svg and 'stroke="#c62828"' in svg
+    cpdag, member = data["findings"][0]["graphs"]
+    assert cpdag["directed"] == [["A", "C"], ["B", "C"]] and cpdag["highlight"] == [["A", "C"]]
+    assert member["title"] == "member 1: witness"
 
 
 def _driver():  # pragma: no cover - depends on the machine
@@ -101,6 +102,7 @@ def test_report_in_headless_chromium(tmp_path: Path) -> None:
         assert graphs and graphs[0].size["width"] > 100
         assert drill.find_elements(By.CSS_SELECTOR, "svg.graph circle.node")
         assert drill.find_elements(By.CSS_SELECTOR, "svg.graph line.edge")
+        assert drill.find_elements(By.CSS_SELECTOR, "svg.graph line.witness")
         assert "Conclusion:" in driver.find_element(By.ID, "drill-text").text
         charts = driver.find_elements(By.CSS_SELECTOR, "svg.chart rect")
         assert charts

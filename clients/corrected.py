@@ -42,6 +42,8 @@ def _same_type(old: object, new: int) -> object:
 def _changes(report: dict[str, Any]) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for e in report["disagreements"]:
+        if "derived_label" not in e:  # task items have no label column to correct
+            continue
         out[e["row"]] = {"label": e["derived_label"], "relation": e["derived_relation"],
                          "old_label": e["gold"], "causes": e.get("causes") or []}
     for e in report.get("three_class_disagreements", []):

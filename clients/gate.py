@@ -103,6 +103,12 @@ def write_junit(report: dict[str, Any], out: Path, ids: list[Any] | None = None,
     """One ``testcase`` per item; ``ids`` (row → id, from the input) names passing rows."""
     failures: dict[int, tuple[str, str, str]] = {}
     for e in report["disagreements"]:
+        if "derived_label" not in e:  # a CI-Bench / IE task item
+            failures[e["row"]] = ("disagreement", f"{e.get('task')}: the gold answer differs "
+                                  f"from the oracle's", json.dumps({"gold": e.get("gold"),
+                                                                    "oracle": e.get("derived")},
+                                                                   ensure_ascii=False))
+            continue
         failures[e["row"]] = ("disagreement",
                               f"gold {e['gold']}, oracle {e['derived_label']} "
                               f"({e['derived_relation']}, holds in {e['holds_in']} of "

@@ -162,3 +162,17 @@ def test_write_corrected_published_csv_layout(tmp_path: Path) -> None:
     assert changed and all(r["label"] in ("0", "1") for r in after)
     assert len(after) < len(before)  # items on inconsistent premises are dropped
     assert main(["audit", str(out), "--quiet", "--fail-on", "disagree,inconsistent"]) == 0
+
+
+def test_task_items_in_the_gate_junit_and_corrected_copy(tmp_path: Path) -> None:
+    examples = Path(__file__).parent.parent / "examples" / "ie_sample.jsonl"
+    rows = [json.loads(line) for line in examples.read_text().splitlines()[:3]]
+    rows[0]["label"] = "no" if rows[0]["label"] == "yes" else "yes"  # a wrong gold answer
+    path = tmp_path / "ie.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    junit, fixed = tmp_path / "j.xml", tmp_path / "fixed.jsonl"
+    assert main(["audit", str(path), "--quiet", "--junit", str(junit), "--write-corrected",
+                 str(fixed), "--fail-on", "disagree"]) == 3
+    failure = ET.parse(junit).getroot().findall("testcase")[0].find("failure")
+    assert failure is not None and "IE" in failure.get("message", "")
+    assert len(fixed.read_text().splitlines()) == 3

@@ -58,6 +58,7 @@ class ReasonKind(enum.Enum):
     NO_COMMON_DESCENDANT = "no_common_descendant"
     NO_COMMON_ANCESTOR = "no_common_ancestor"
     COMPELLED_WITNESS = "compelled_witness"
+    NON_COLLIDER = "non_collider"
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,8 @@ def structural_reason(analysis: ClassAnalysis, verdict: Verdict, kind: RelationK
         return None
     kids, parents = possible.children(), possible.parents
     if _possible(kids, parents, kind, p, q, profile):
+        if kind is RelationKind.COMMON_EFFECT and profile is Profile.CORR2CAUSE:
+            return _non_collider(analysis, compelled, possible, p, q)
         return None
     if kind in (RelationKind.INDIRECT_CAUSE, RelationKind.COMMON_EFFECT):
         for node, other in ((p, q), (q, p)):
@@ -188,6 +191,32 @@ def structural_reason(analysis: ClassAnalysis, verdict: Verdict, kind: RelationK
                   f"what can reach {P} in some member ({_names(premise, possible.ancestors(p))})"
                   f" and what can reach {Q} ({_names(premise, possible.ancestors(q))}) share no "
                   f"third variable, so {P} and {Q} have no common cause in any member")
+
+
+def _non_collider(analysis: ClassAnalysis, compelled: Dag, possible: Dag, p: int,
+                  q: int) -> Reason | None:
+    """Paths P⇝M and Q⇝M that share only M enter M from two different variables x, y; if
+    x and y are non-adjacent, x→M←y is a v-structure, so both edges are compelled.  When no
+    candidate M has such an entry pair, no member has a collider of P and Q."""
+    v = analysis.premise.variables
+    adjacent = analysis.structure.adjacent
+    kids, parents = possible.children(), possible.parents
+    both = (1 << p) | (1 << q)
+    from_p = reach_from(kids, kids[p] & ~both, both) | (1 << p)
+    from_q = reach_from(kids, kids[q] & ~both, both) | (1 << q)
+    meets = from_p & from_q & ~both
+    for m in bits(meets):
+        for x in bits(parents[m] & from_p & ~(1 << q)):
+            for y in bits(parents[m] & from_q & ~(1 << p)):
+                if x != y and ((min(x, y), max(x, y)) in adjacent
+                               or (compelled.has_edge(x, m) and compelled.has_edge(y, m))):
+                    return None
+    where = ", ".join(v[m] for m in bits(meets))
+    return Reason(ReasonKind.NON_COLLIDER,
+                  f"{v[p]} and {v[q]} could only meet at {where}, each time entering from two "
+                  f"non-adjacent variables that the premise does not make a collider there "
+                  f"(step 2), so no member has paths from {v[p]} and {v[q]} that meet only at "
+                  f"a common effect")
 
 
 def _possible(kids: tuple[int, ...], parents: tuple[int, ...], kind: RelationKind, p: int,

@@ -139,3 +139,27 @@ def test_dot_has_hypothesis_legend_and_whole_witness() -> None:
     assert "A causes C through a mediator?" in dot and "cluster_legend" in dot
     # both witness edges are reversible in the CPDAG, and both are drawn red
     assert dot.count('color="red"') == 2 and "style=dashed];" in dot
+
+
+def test_no_structural_reason_is_claimed_for_a_neutral_item() -> None:
+    """Soundness: asked to prove a neutral item entailed or contradicted, every reason
+    kind must decline (the relation holds in some members and fails in others)."""
+    import dataclasses
+
+    names = ("A", "B", "C", "D")
+    neutral = 0
+    for dag in all_classes(4):
+        premise = parse_premise(premise_text(dag, names))
+        for i in range(4):
+            for j in range(i + 1, 4):
+                for _, template, reverse in ORIGINAL:
+                    a, b = (names[j], names[i]) if reverse else (names[i], names[j])
+                    r = verify_objects(premise, parse_hypothesis(template.format(p=a, q=b)))
+                    if r.relation != "neutral":
+                        continue
+                    neutral += 1
+                    for claim in ("entailment", "contradiction"):
+                        pretend = dataclasses.replace(r.verdict, relation=claim)
+                        assert reason_for(r.analysis, r.hypothesis, pretend) is None, (
+                            premise.text, template, claim)
+    assert neutral > 100

@@ -20,7 +20,9 @@ are the same up to relabelling; one premise is written per canonical class, its
 variables renamed in canonical order.
 
 For n = 7..12 the space is too large to list: ``sample_classes`` draws seeded
-random DAGs (random order, sparse edges) and keeps distinct classes.
+random DAGs (random order, sparse edges) and keeps classes distinct up to
+relabelling (as labelled classes when canonicalising would take more than
+``MAX_RELABELLINGS`` relabellings).
 
 Items
 -----
@@ -38,6 +40,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -54,6 +57,9 @@ from causal_oracle.oracle.graph import Dag
 
 MAX_EXHAUSTIVE = 6
 MAX_SAMPLED = 12
+#: sampled classes are compared up to relabelling when that takes at most this many
+#: relabellings (highly symmetric ones are compared as labelled classes)
+MAX_RELABELLINGS = 5040
 
 Key = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...]]
 
@@ -93,8 +99,10 @@ def _relabel(key: Key, perm: tuple[int, ...]) -> Key:
                          for a, c, b in vs)))
 
 
-def canonical(n: int, key: Key) -> tuple[Key, tuple[int, ...]]:
-    """(canonical key, the permutation old index → new index that gives it)."""
+def canonical(n: int, key: Key, limit: int | None = None
+              ) -> tuple[Key, tuple[int, ...]] | None:
+    """(canonical key, the permutation old index → new index that gives it); ``None`` when
+    more than ``limit`` relabellings would have to be compared."""
     skel, vs = key
     nbrs: list[list[int]] = [[] for _ in range(n)]
     for a, b in skel:
@@ -105,6 +113,8 @@ def canonical(n: int, key: Key) -> tuple[Key, tuple[int, ...]]:
     refined = [(base[v], tuple(sorted(base[w] for w in nbrs[v]))) for v in range(n)]
     order = sorted(range(n), key=lambda v: refined[v])
     blocks = [list(group) for _, group in itertools.groupby(order, key=lambda v: refined[v])]
+    if limit is not None and math.prod(math.factorial(len(b)) for b in blocks) > limit:
+        return None
     best: tuple[Key, tuple[int, ...]] | None = None
     for arrangement in itertools.product(*(itertools.permutations(b) for b in blocks)):
         checkpoint()
@@ -135,14 +145,17 @@ def all_classes(n: int) -> list[Dag]:
         labelled.setdefault(mec_key(dag), dag)
     found: dict[Key, Dag] = {}
     for key, dag in labelled.items():
-        canon, perm = canonical(n, key)
+        found_form = canonical(n, key)
+        assert found_form is not None
+        canon, perm = found_form
         if canon not in found:
             found[canon] = Dag.from_edges(n, [(perm[t], perm[h]) for t, h in dag.edges()])
     return [found[k] for k in sorted(found, key=lambda k: (len(k[0]), len(k[1]), k))]
 
 
 def sample_classes(n: int, count: int, seed: int) -> list[Dag]:
-    """``count`` distinct labelled classes on ``n`` nodes from seeded sparse random DAGs."""
+    """``count`` distinct classes on ``n`` nodes from seeded sparse random DAGs (distinct up
+    to relabelling unless a class is too symmetric to canonicalise cheaply)."""
     if not 2 <= n <= MAX_SAMPLED:
         raise InputError(f"sampled generation covers n = 2..{MAX_SAMPLED}, not {n}")
     rng = random.Random(seed)
@@ -157,7 +170,9 @@ def sample_classes(n: int, count: int, seed: int) -> list[Dag]:
         edges = [(order[i], order[j]) for i in range(n) for j in range(i + 1, n)
                  if rng.random() < density]
         dag = Dag.from_edges(n, edges)
-        found.setdefault(mec_key(dag), dag)
+        key = mec_key(dag)
+        form = canonical(n, key, limit=MAX_RELABELLINGS)
+        found.setdefault(form[0] if form is not None else key, dag)
     return list(found.values())
 
 
@@ -288,7 +303,9 @@ def class_signatures(path: Path, premise_column: str = "premise") -> dict[str, A
             inconsistent.append(text)
             continue
         member = analysis.members[0]
-        keys.setdefault(canonical(member.n, mec_key(member))[0], text)
+        form = canonical(member.n, mec_key(member))
+        assert form is not None
+        keys.setdefault(form[0], text)
     return {"premises": len(texts), "keys": keys, "inconsistent": inconsistent}
 
 

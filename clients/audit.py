@@ -16,6 +16,12 @@ Report contract (``OUT.json``), relied on by scripts:
 * ``disagreements``: ``{row, id, hypothesis, gold, derived_label,
   derived_relation, class_size, holds_in, certificate_checked}`` per disagreeing row
   (plus ``gold_relation`` and the ``certificate``);
+* ``three_class_disagreements``: rows whose binary label agrees with gold but whose
+  3-class relation does not (``{row, id, hypothesis, gold_relation,
+  derived_relation, class_size, holds_in, certificate_checked, causes}``); a row whose
+  binary label disagrees is under ``disagreements`` only;
+* ``causes``: how many disagreements have each cause (``oracle.causes``), and each
+  listed disagreement its ``causes``;
 * ``inconsistent``: ``[{row, id, reason}]``; ``unreadable``: ``[{row, id, error}]``;
 * ``source``: ``{path, format, unit, columns, detected}`` — what was read and how;
 * also ``three_class``, ``by_relation``, ``by_num_nodes``, ``by_task`` breakdowns.
@@ -35,8 +41,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from causal_oracle.clients import readers
-from causal_oracle.clients.engine import verify, verify_input
+from causal_oracle.clients.engine import hypothesis_of, premise_of, verify, verify_input
+from causal_oracle.oracle.causes import classify
+from causal_oracle.oracle.equivalence import analyse
 from causal_oracle.oracle.errors import InputError, OracleError
+from causal_oracle.oracle.relations import Profile
+from causal_oracle.parser import parse_item
 
 CHUNK = 1000
 
@@ -116,6 +126,25 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
         out["reason"] = result.reason()
     elif v.label != gold:
         out["certificate"] = v.certificate.to_json(result.premise.variables)
+    gold_relation = out["gold_relation"] if out["gold_relation"] in (
+        "entailment", "neutral", "contradiction") else None
+    if v.relation == "inconsistent" or v.label != gold or (
+            gold_relation is not None and gold_relation != v.relation):
+        # a service's result carries no class: analyse the (cached) premise here instead,
+        # so that local and remote audits classify alike
+        if hasattr(result, "analysis"):
+            analysis, parsed = result.analysis, result.hypothesis
+        elif cols.input in row and cols.premise not in row:
+            premise_obj, parsed = parse_item(str(row[cols.input]))
+            analysis = analyse(premise_obj)
+        else:
+            parsed = hypothesis_of(hypothesis.strip())
+            analysis = analyse(premise_of(str(row[cols.premise]).strip()))
+        prob = row.get("prob")
+        causes = classify(analysis, parsed, v, gold=gold, gold_relation=gold_relation,
+                          gold_prob=float(prob) if isinstance(prob, int | float) else None,
+                          profile=Profile(profile))
+        out["causes"] = [c.to_json() for c in causes]
     return out
 
 
@@ -223,9 +252,10 @@ class AuditReport:
     by_num_nodes: dict[str, _Counter] = field(default_factory=dict)
     by_task: dict[str, _Counter] = field(default_factory=dict)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
-    three_class_disagreements: list[dict[str, Any]] = field(default_factory=list)
     inconsistent: list[dict[str, Any]] = field(default_factory=list)
     unreadable: list[dict[str, Any]] = field(default_factory=list)
+    three_class_disagreements: list[dict[str, Any]] = field(default_factory=list)
+    causes: dict[str, int] = field(default_factory=dict)
     certificates_checked: int = 0
     seconds: float = 0.0
 
@@ -241,23 +271,29 @@ class AuditReport:
                 self.disagreements.append({k: o.get(k) for k in (
                     "row", "id", "task", "gold", "derived", "certificate_checked")})
             return
+        for cause in o.get("causes", ()):
+            name = cause["kind"] if cause["kind"] != "premise_inconsistent" else \
+                f"premise_inconsistent ({cause['detail']})"
+            self.causes[name] = self.causes.get(name, 0) + 1
         self.by_relation.setdefault(o["relation_kind"], _Counter()).add(o)
         self.by_num_nodes.setdefault(str(o["num_nodes"]), _Counter()).add(o)
         if o["derived_relation"] == "inconsistent":
-            self.inconsistent.append({"row": o["row"], "id": o["id"], "reason": o["reason"]})
+            self.inconsistent.append({"row": o["row"], "id": o["id"], "reason": o["reason"],
+                                      "num_nodes": o["num_nodes"],
+                                      "causes": o.get("causes", [])})
             return
         if o.get("gold_relation") in ("entailment", "neutral", "contradiction"):
             key = "agree" if o["gold_relation"] == o["derived_relation"] else "disagree"
             self.three_class[key] += 1
-            if key == "disagree":
+            if key == "disagree" and o["derived_label"] == o["gold"]:
                 self.three_class_disagreements.append({k: o.get(k) for k in (
                     "row", "id", "hypothesis", "gold_relation", "derived_relation",
-                    "class_size", "holds_in", "certificate_checked")})
+                    "class_size", "holds_in", "certificate_checked", "causes")})
         if o["derived_label"] != o["gold"]:
             self.disagreements.append({k: o.get(k) for k in (
                 "row", "id", "hypothesis", "gold", "derived_label", "derived_relation",
                 "class_size", "holds_in", "certificate_checked", "gold_relation",
-                "certificate")})
+                "relation_kind", "num_nodes", "causes", "certificate")})
 
     def merge(self, other: AuditReport, row_offset: int) -> None:
         """Add a partial report whose rows are numbered from ``row_offset``."""
@@ -269,6 +305,8 @@ class AuditReport:
                              (self.by_task, other.by_task)):
             for name, counter in theirs.items():
                 mine.setdefault(name, _Counter()).merge(counter)
+        for name, count in other.causes.items():
+            self.causes[name] = self.causes.get(name, 0) + count
         for mine_list, their_list in ((self.disagreements, other.disagreements),
                                       (self.three_class_disagreements,
                                        other.three_class_disagreements),
@@ -290,6 +328,7 @@ class AuditReport:
             "by_num_nodes": {k: counter(v) for k, v in sorted(self.by_num_nodes.items(),
                                                                key=lambda kv: int(kv[0]))},
             "by_task": {k: counter(v) for k, v in sorted(self.by_task.items())},
+            "causes": dict(sorted(self.causes.items())),
             "certificates_checked": self.certificates_checked,
             "seconds": round(self.seconds, 3),
             "disagreements": self.disagreements,
@@ -481,6 +520,9 @@ def summary_table(report: AuditReport) -> str:
     tc = report.three_class
     if tc["agree"] + tc["disagree"]:
         buf.write(f"3-class relation vs gold: {tc['agree']} agree, {tc['disagree']} disagree\n")
+    if report.causes:
+        buf.write("cause classes: " + ", ".join(
+            f"{name} {count}" for name, count in sorted(report.causes.items())) + "\n")
     buf.write(f"certificates re-checked: {report.certificates_checked}; "
               f"{report.summary.items / max(report.seconds, 1e-9):,.0f} items/s "
               f"({report.seconds:.2f} s)\n")

@@ -1,7 +1,8 @@
 """``causal-oracle`` command line: verify, explain, audit (in-process by default).
 
 Exit codes: 0 success, 2 bad input (the message says where and why), 1 internal
-error.  No verb prints a traceback unless ``--debug`` is given.
+error, 3 an ``audit --fail-on`` gate was triggered.  No verb prints a traceback
+unless ``--debug`` is given.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from causal_oracle.clients import lm_eval_export, serve_cli
-from causal_oracle.clients.audit import Columns, run_audit, summary_table
+from causal_oracle.clients import gate, generate, lm_eval_export, serve_cli
+from causal_oracle.clients.audit import Columns, read_rows, run_audit, summary_table
 from causal_oracle.clients.engine import PROFILES, VerifyResult, verify, verify_input
 from causal_oracle.clients.progress import progress_bar
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
@@ -111,11 +112,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if not path.exists():
         raise InputError(f"no such file: {path}")
-    if args.report:
-        _check_output(Path(args.report), path)
+    for option in ("report", "junit", "write_corrected", "html"):
+        if getattr(args, option, None):
+            _check_output(Path(getattr(args, option)), path, "--" + option.replace("_", "-"))
     cols = Columns(premise=args.premise_column, hypothesis=args.hypothesis_column,
                    input=args.input_column, label=args.label_column,
                    relation=args.relation_column, id=args.id_column)
+    fail_on = gate.parse_fail_on(args.fail_on or "")
+    if gate.Finding.NEW in fail_on and not args.baseline:
+        raise InputError("--fail-on new needs --baseline OLD.json (an earlier --report)")
     show = sys.stderr.isatty() and not args.quiet
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     if args.server:
@@ -128,19 +133,24 @@ def cmd_audit(args: argparse.Namespace) -> int:
     else:
         report = run_audit(path, cols=cols, profile=args.profile, workers=workers,
                            progress=progress_bar if show else None)
+    data = report.to_json()
+    if args.baseline:
+        data["baseline_diff"] = gate.compare_baseline(data, Path(args.baseline))
     if args.report:
-        text = json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n"
+        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
         # a lone surrogate from the data is written as its JSON escape, not refused
         Path(args.report).write_bytes(text.encode("utf-8", "backslashreplace"))
     nothing_read(report)
     print(summary_table(report), end="")
+    print("\n".join(gate.gate_lines(data)), end="\n" if data.get("baseline_diff") else "")
     unit = report.source.get("unit", "row")
     if report.inconsistent:
         print(f"inconsistent premises ({len(report.inconsistent)} items), first: {unit} "
               f"{report.inconsistent[0]['row']}: {report.inconsistent[0]['reason']}")
     if report.three_class_disagreements:
         first = report.three_class_disagreements[0]
-        print(f"3-class disagreements: {len(report.three_class_disagreements)}, first: {unit} "
+        print(f"3-class-only disagreements (binary label agrees): "
+              f"{len(report.three_class_disagreements)}, first: {unit} "
               f"{first['row']}: gold {first['gold_relation']}, derived "
               f"{first['derived_relation']} (holds in {first['holds_in']} of "
               f"{first['class_size']} DAGs)")
@@ -150,17 +160,45 @@ def cmd_audit(args: argparse.Namespace) -> int:
               f"{first['error']}")
     if args.report:
         print(f"report written to {args.report}")
+    return _audit_outputs(args, path, cols, data, fail_on)
+
+
+def _audit_outputs(args: argparse.Namespace, path: Path, cols: Columns, data: dict[str, Any],
+                   fail_on: frozenset[gate.Finding]) -> int:
+    """JUnit, corrected data and HTML (each in its own module), then the gate's verdict."""
+    if args.junit:
+        rows = [(ref, row.get(cols.id) if isinstance(row, dict) else None)
+                for ref, row in read_rows(path)]
+        gate.write_junit(data, Path(args.junit), rows)
+        print(f"JUnit XML written to {args.junit}")
+    if args.write_corrected:
+        from causal_oracle.clients.corrected import write_corrected
+
+        counts = write_corrected(path, data, Path(args.write_corrected), cols=cols,
+                                 inconsistent=args.inconsistent)
+        print(f"corrected data written to {args.write_corrected}: {counts['rows']} rows, "
+              f"{counts['changed']} changed, {counts['flagged']} flagged, "
+              f"{counts['dropped']} dropped")
+    if args.html:
+        from causal_oracle.clients.html_report import write_html
+
+        write_html(data, Path(args.html), source=path, cols=cols, profile=args.profile)
+        print(f"HTML report written to {args.html}")
+    reasons = gate.triggered(data, fail_on)
+    if reasons:
+        print(f"gate failed (--fail-on {args.fail_on}): {'; '.join(reasons)}")
+        return gate.EXIT_GATE
     return EXIT_OK
 
 
-def _check_output(report: Path, data: Path) -> None:
+def _check_output(report: Path, data: Path, option: str = "--report") -> None:
     """``InputError`` unless ``report`` can be written without touching ``data``."""
     if report.is_dir():
-        raise InputError(f"--report {report} is a directory; give a file name")
+        raise InputError(f"{option} {report} is a directory; give a file name")
     if not report.parent.is_dir():
-        raise InputError(f"--report {report}: no such directory {report.parent}")
+        raise InputError(f"{option} {report}: no such directory {report.parent}")
     if report.exists() and report.resolve() == data.resolve():
-        raise InputError(f"--report {report} is the input file; refusing to overwrite it")
+        raise InputError(f"{option} {report} is the input file; refusing to overwrite it")
 
 
 def _add_budget_argument(p: argparse.ArgumentParser, top: bool = False) -> None:
@@ -221,11 +259,24 @@ def build_parser() -> argparse.ArgumentParser:
                           ("id", "id")):
         p.add_argument(f"--{name}-column", default=default,
                        help=f"column holding the {name} (default {default!r})")
+    p.add_argument("--fail-on", metavar="FINDINGS",
+                   help="exit 3 if any of these is found: comma-separated disagree, "
+                        "inconsistent, unreadable, new (new needs --baseline)")
+    p.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML, one test case per item")
+    p.add_argument("--baseline", metavar="OLD.json",
+                   help="an earlier --report: print and record new/fixed/unchanged disagreements")
+    p.add_argument("--write-corrected", metavar="OUT",
+                   help="write the rows in the input's layout with the oracle's labels")
+    p.add_argument("--inconsistent", choices=("drop", "flag"), default="drop",
+                   help="with --write-corrected: drop items on inconsistent premises "
+                        "(default) or keep them flagged")
+    p.add_argument("--html", metavar="OUT.html", help="write a self-contained HTML report")
     _add_server_argument(p)
     p.set_defaults(func=cmd_audit)
 
     serve_cli.add_cli_command(sub)
     lm_eval_export.add_cli_commands(sub)
+    generate.add_cli_command(sub)
 
     try:
         from causal_oracle.clients import tasks

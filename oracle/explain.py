@@ -22,6 +22,7 @@ from typing import Any
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.labels import Verdict
+from causal_oracle.oracle.reasons import colliders_intro, opening_steps, reason_for
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.statements import (
     Hypothesis,
@@ -101,8 +102,7 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
                              f"{statement_text(premise, s.separated_by[(x, y)])}.")
     lines.append("")
     lines.append("2. Colliders")
-    if not s.triples:
-        lines.append("   No unshielded triples, so no colliders.")
+    lines.extend(colliders_intro(premise, s))
     for t in s.triples:
         a, m, b = v[t.x], v[t.middle], v[t.y]
         if t.collider:
@@ -118,6 +118,7 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
             lines.append(f"   {c.message}.")
         if len(analysis.conflicts) > 5:
             lines.append(f"   … and {len(analysis.conflicts) - 5} more mismatches.")
+        lines.extend(opening_steps(analysis))
         lines.append("")
         lines.append(f"Conclusion: the premise is inconsistent; \"{hypothesis.describe()}\" "
                      f"has no label.")
@@ -161,6 +162,10 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
         lines.append(f"   Holds in {some} of {verdict.class_size} members, e.g. "
                      f"{dag_text(premise, cert.members[0])} (witness {_witness_text(premise, w)});")
         lines.append(f"   fails in {dag_text(premise, cert.members[1])}.")
+    elif (reason := reason_for(analysis, hypothesis, verdict, profile)) is not None:
+        lines.append(f"   Structural reason ({reason.kind.value}): {reason.text}.")
+        lines.append(f"   So it {'holds' if verdict.relation == 'entailment' else 'fails'} in "
+                     f"all {verdict.class_size} member(s) (each listed in the certificate).")
     else:
         shown = list(zip(cert.members, cert.witnesses, strict=True))[:MAX_LISTED_MEMBERS]
         for i, (m, w) in enumerate(shown, 1):
@@ -213,13 +218,17 @@ def explain_json(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
                           "via": [v[i] for i in o.via]}
                          for o in (analysis.cpdag.orientations if analysis.cpdag else ())],
         "conflicts": [c.message for c in analysis.conflicts],
+        "structural_reason": None if (r := reason_for(analysis, hypothesis, verdict)) is None
+        else {"kind": r.kind.value, "text": r.text},
         "certificate": verdict.certificate.to_json(v),
         "certificate_checked": checked,
     }
 
 
-def explain_dot(analysis: ClassAnalysis, verdict: Verdict) -> str:
-    """The CPDAG in DOT; the first witness (if any) is drawn in red."""
+def explain_dot(analysis: ClassAnalysis, verdict: Verdict,
+                hypothesis: Hypothesis | None = None) -> str:
+    """The CPDAG in DOT with the hypothesis and a legend; every edge of the first witness
+    (compelled or reversible) is drawn in red, reversible ones in the witness's direction."""
     premise = analysis.premise
     v = premise.variables
     cert = verdict.certificate
@@ -228,16 +237,28 @@ def explain_dot(analysis: ClassAnalysis, verdict: Verdict) -> str:
     if first_witness:
         for path in first_witness:
             highlight |= set(zip(path, path[1:], strict=False))
+    asked = f"{hypothesis.describe()}? " if hypothesis is not None else ""
     out = ["digraph cpdag {", '  rankdir=LR; node [shape=circle];',
-           f'  label="{verdict.relation}, class size {verdict.class_size}";']
+           f"  label={json.dumps(f'{asked}{verdict.relation}, class size {verdict.class_size}')};",
+           "  labelloc=t;"]
     for name in v:
         out.append(f'  "{name}";')
     for t, h in cert.cpdag_directed:
         color = ' color="red" penwidth=2' if (t, h) in highlight else ""
         out.append(f'  "{v[t]}" -> "{v[h]}" [{color.strip()}];')
     for a, b in cert.cpdag_undirected:
-        out.append(f'  "{v[a]}" -> "{v[b]}" [dir=none];')
+        if (a, b) in highlight or (b, a) in highlight:
+            t, h = (a, b) if (a, b) in highlight else (b, a)
+            out.append(f'  "{v[t]}" -> "{v[h]}" [color="red" penwidth=2 style=dashed];')
+        else:
+            out.append(f'  "{v[a]}" -> "{v[b]}" [dir=none];')
     if cert.conflict is not None:
         out.append(f'  conflict [shape=box label={json.dumps(cert.conflict.message)}];')
-    out.append("}")
+    out += ['  subgraph cluster_legend {', '    label="legend"; fontsize=10; style=dashed;',
+            '    node [shape=plaintext fontsize=10];',
+            '    l1 [label="X -> Y: compelled (every member)"];',
+            '    l2 [label="X - Y: reversible (members differ)"];',
+            '    l3 [label="red: witness of the hypothesis (dashed: reversible edge, as the '
+            'witness member orients it)"];',
+            '    l1 -> l2 -> l3 [style=invis];', '  }', "}"]
     return "\n".join(out)

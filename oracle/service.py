@@ -244,7 +244,7 @@ class VerifyResult:
             return json.dumps(explain_json(self.analysis, self.hypothesis, self.verdict,
                                            self.check.ok), indent=2, ensure_ascii=False)
         if fmt == "dot":
-            return explain_dot(self.analysis, self.verdict)
+            return explain_dot(self.analysis, self.verdict, self.hypothesis)
         return explain_text(self.analysis, self.hypothesis, self.verdict, self.profile)
 
 

@@ -63,8 +63,13 @@ def test_audit_report_lists_three_class_disagreements(tmp_path: Path) -> None:
     assert main(["audit", str(DATA / "n4.jsonl"), "--report", str(out), "--quiet"]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     listed = report["three_class_disagreements"]
-    assert len(listed) == report["three_class"]["disagree"] > 0
+    binary = {d["row"] for d in report["disagreements"]}
+    assert 0 < len(listed) <= report["three_class"]["disagree"]
     assert all(d["gold_relation"] != d["derived_relation"] for d in listed)
+    assert not binary & {d["row"] for d in listed}  # a row is listed once
+    assert len(listed) + sum(d["gold_relation"] != d["derived_relation"]
+                             for d in report["disagreements"]) == \
+        report["three_class"]["disagree"]
 
 
 def test_eval_does_not_call_inconsistent_premises_unreadable(tmp_path: Path) -> None:

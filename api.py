@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from causal_oracle.clients import engine, tasks
+from causal_oracle.clients import clear, engine, tasks
 from causal_oracle.clients.audit import AuditReport, Columns, audit_rows, run_audit
 from causal_oracle.clients.engine import VerifyResult
 from causal_oracle.oracle.errors import BudgetExceeded, InputError, OracleError
@@ -111,6 +111,12 @@ def _is_corr2cause(text: str, task: str | None) -> bool:
         return task.lower() == CORR2CAUSE
     head = text.lstrip()
     return head.startswith("Premise:") and "Hypothesis:" in head
+
+
+def _is_clear(text: str, task: str | None) -> bool:
+    if task is not None:
+        return task.upper() == clear.TASK
+    return clear.looks_like_clear(text)
 
 
 def _profile(profile: str | Profile) -> Profile:
@@ -256,7 +262,7 @@ def answer(prompt: str, task: str | None = None) -> TaskAnswer:
                     "class_size": result.class_size, "holds_in": result.holds_in},
             answer_text="" if result.label is None else ("yes" if result.label else "no"),
             explanation=result.explain("text"), certificate_checked=result.check.ok)
-    out = tasks.answer(prompt, task)
+    out = clear.answer(prompt) if _is_clear(prompt, task) else tasks.answer(prompt, task)
     return TaskAnswer(task=out["task"], answer=out["answer"], answer_text=out["answer_text"],
                       explanation=out["explanation"],
                       certificate_checked=out["certificate_checked"])
@@ -309,7 +315,8 @@ def grade(prompt: str, model_answer: str, task: str | None = None) -> Grade:
                      normalised=str(graded["normalised"]),
                      expected=graded["expected"],  # type: ignore[arg-type]
                      reason=str(graded["reason"]))
-    out = tasks.grade(prompt, model_answer, task)
+    out = (clear.grade(prompt, model_answer) if _is_clear(prompt, task)
+           else tasks.grade(prompt, model_answer, task))
     return Grade(task=out["task"], correct=out["correct"], normalised=out["normalised"],
                  expected=out["expected"], reason=out["reason"])
 

@@ -68,6 +68,16 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
     run_verify_input = verify_input if verifier is None else verifier.verify_input
     rid = row.get(cols.id)
     out: dict[str, Any] = {"row": index, "id": rid}
+    if "task_type" in row and "description" in row:  # CLEAR (DESIGN.md §3.5)
+        from causal_oracle.clients import clear
+        result = clear.audit_row(row)
+        out.update(kind="task", id=result["id"], task=result["task"], agree=result["agree"],
+                   certificate_checked=result["certificate_checked"],
+                   derived=result["derived"], gold=result["gold"],
+                   ambiguous=result["ambiguous"], reason=result.get("reason"))
+        if result.get("unreadable"):
+            out["error"] = result["unreadable"]
+        return out
     if "task" in row and cols.premise not in row and cols.input not in row:
         try:
             from causal_oracle.clients import tasks
@@ -220,6 +230,7 @@ class _Counter:
                 self.agree += 1
             elif o.get("agree") is False:
                 self.disagree += 1
+            self.ambiguous += bool(o.get("ambiguous"))
         elif o["derived_relation"] == "inconsistent":
             self.inconsistent += 1
         else:
@@ -251,7 +262,7 @@ class AuditReport:
             self.by_task.setdefault(str(o["task"]), _Counter()).add(o)
             if o.get("agree") is False:
                 self.disagreements.append({k: o.get(k) for k in (
-                    "row", "id", "task", "gold", "derived", "certificate_checked")})
+                    "row", "id", "task", "gold", "derived", "certificate_checked", "reason")})
             return
         self.by_relation.setdefault(o["relation_kind"], _Counter()).add(o)
         self.by_num_nodes.setdefault(str(o["num_nodes"]), _Counter()).add(o)
@@ -444,12 +455,13 @@ def _run_parallel_jsonl(path: Path, cols: Columns, profile: str, workers: int,
 def summary_table(report: AuditReport) -> str:
     """The human-readable summary printed by ``causal-oracle audit``."""
     buf = io.StringIO()
-    header = f"{'':<22}{'items':>8}{'agree':>8}{'disagree':>9}{'ambig.':>8}{'incons.':>8}" \
+    width = max([22, *(len(name) + 6 for name in report.by_task)])
+    header = f"{'':<{width}}{'items':>8}{'agree':>8}{'disagree':>9}{'ambig.':>8}{'incons.':>8}" \
              f"{'unread.':>8}"
     buf.write(header + "\n" + "-" * len(header) + "\n")
 
     def row(name: str, c: _Counter) -> None:
-        buf.write(f"{name:<22}{c.items:>8}{c.agree:>8}{c.disagree:>9}{c.ambiguous:>8}"
+        buf.write(f"{name:<{width}}{c.items:>8}{c.agree:>8}{c.disagree:>9}{c.ambiguous:>8}"
                   f"{c.inconsistent:>8}{c.unreadable:>8}\n")
 
     row("overall", report.summary)

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from causal_oracle.clients import clear
 from causal_oracle.clients.ie_render import render_ie_prompt
 from causal_oracle.oracle.check_tasks import CertificateRejected, check_answer, check_set_verdict
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
@@ -115,6 +116,8 @@ def answer_text(question: Question, result: Answer) -> str:
 def answer(prompt: str, task: str | None = None) -> dict[str, Any]:
     """Answer one question: ``{"task", "answer", "answer_text", "certificate_checked",
     "explanation"}``.  Raises ``ParseError``/``InputError`` for bad text."""
+    if clear.looks_like_clear(prompt) or (task or "").upper() == clear.TASK:
+        return clear.answer(prompt)
     question = parse_question(prompt, task)
     result = solve(question)
     return {"task": task_of(question), "answer": answer_json(question, result),
@@ -126,6 +129,8 @@ def grade(prompt: str, answer_text: str, task: str | None = None) -> dict[str, A
     """Grade a model's answer: ``{"task", "correct", "normalised", "reason", "expected",
     "certificate_checked"}``; ``correct`` is None and ``normalised`` ``"UNREADABLE"``
     when the answer cannot be read (``reason`` then says where)."""
+    if clear.looks_like_clear(prompt) or (task or "").upper() == clear.TASK:
+        return clear.grade(prompt, answer_text)
     question = parse_question(prompt, task)
     result = solve(question)
     name = task_of(question)

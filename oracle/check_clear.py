@@ -265,8 +265,15 @@ def _set_universe(q: Question) -> list[frozenset[str]]:
     return ok
 
 
-def _walk_text(item: Any) -> str:
-    return str(item)
+def valid_paths(q: Question) -> list[str]:
+    """Every valid path (as text) of a path, directed-path or backdoor-path question."""
+    return _path_universe(q)
+
+
+def valid_sets(q: Question) -> list[frozenset[str]]:
+    """Every valid node set of a blocked-path, d-separation, backdoor or frontdoor
+    question (all subsets tried), for callers that test many candidates."""
+    return _set_universe(q)
 
 
 def _path_universe(q: Question) -> list[str]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Any
 
@@ -200,6 +201,7 @@ def _maximal(valid: set[frozenset[str]]) -> set[frozenset[str]]:
 
 
 # ---------------------------------------------------------------- the universe per task
+@lru_cache(maxsize=64)
 def valid_items(q: Question) -> frozenset[Any]:
     """Every valid answer item of the question's find-all / find-one form."""
     g, t, v = q.graph, q.task, q.variant

@@ -78,6 +78,10 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
         if result.get("unreadable"):
             out["error"] = result["unreadable"]
         return out
+    if "query" in row and "forced_edges" in row:  # Corr2Cause++ (compelled profile)
+        from causal_oracle.clients import corr2causepp
+        out.update(corr2causepp.audit_row_safe(row, _gold_binary(row.get(cols.label))))
+        return out
     if "task" in row and cols.premise not in row and cols.input not in row:
         try:
             from causal_oracle.clients import tasks
@@ -126,8 +130,25 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
     return out
 
 
+def _json_array(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """Rows of a JSON array file (the Corr2Cause++ layout)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        yield 0, f"line {error.lineno}, column {error.colno}: invalid JSON: {error.msg}"
+        return
+    if not isinstance(data, list):
+        yield 0, "expected a JSON array of objects"
+        return
+    for index, row in enumerate(data):
+        yield index, row if isinstance(row, dict) else f"item {index}: expected an object"
+
+
 def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """(row index, parsed row or an error message) for JSONL or CSV files."""
+    """(row index, parsed row or an error message) for JSONL, JSON-array or CSV files."""
+    if path.suffix.lower() == ".json":
+        yield from _json_array(path)
+        return
     if path.suffix.lower() == ".csv":
         with path.open(newline="", encoding="utf-8") as handle:
             for index, row in enumerate(csv.DictReader(handle)):
@@ -165,7 +186,7 @@ def _decode(line: _JsonLine) -> dict[str, Any] | str:
 
 def _raw_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | _JsonLine]]:
     """Like ``read_rows`` but leaves JSON decoding to the worker that audits the row."""
-    if path.suffix.lower() == ".csv":
+    if path.suffix.lower() in (".csv", ".json"):
         yield from read_rows(path)  # type: ignore[misc]
         return
     with path.open(encoding="utf-8") as handle:
@@ -251,6 +272,9 @@ class AuditReport:
     unreadable: list[dict[str, Any]] = field(default_factory=list)
     certificates_checked: int = 0
     seconds: float = 0.0
+    #: Corr2Cause++ ``forced_edges`` checked against the CPDAG's directed edges
+    forced_edges: dict[str, int] = field(default_factory=lambda: {"checked": 0, "wrong": 0})
+    forced_edges_wrong: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, o: dict[str, Any]) -> None:
         self.summary.add(o)
@@ -264,6 +288,12 @@ class AuditReport:
                 self.disagreements.append({k: o.get(k) for k in (
                     "row", "id", "task", "gold", "derived", "certificate_checked", "reason")})
             return
+        if "forced_edges_ok" in o:
+            self.forced_edges["checked"] += 1
+            if not o["forced_edges_ok"]:
+                self.forced_edges["wrong"] += 1
+                self.forced_edges_wrong.append({"row": o["row"], "id": o["id"],
+                                                "cpdag_directed": o["compelled_edges"]})
         self.by_relation.setdefault(o["relation_kind"], _Counter()).add(o)
         self.by_num_nodes.setdefault(str(o["num_nodes"]), _Counter()).add(o)
         if o["derived_relation"] == "inconsistent":
@@ -294,6 +324,10 @@ class AuditReport:
             for entry in their_list:
                 mine_list.append({**entry, "row": entry["row"] + row_offset})
         self.certificates_checked += other.certificates_checked
+        for key in self.forced_edges:
+            self.forced_edges[key] += other.forced_edges[key]
+        self.forced_edges_wrong += [{**e, "row": e["row"] + row_offset}
+                                    for e in other.forced_edges_wrong]
 
     def to_json(self) -> dict[str, Any]:
         def counter(c: _Counter) -> dict[str, int]:
@@ -307,6 +341,7 @@ class AuditReport:
                                                                key=lambda kv: int(kv[0]))},
             "by_task": {k: counter(v) for k, v in sorted(self.by_task.items())},
             "certificates_checked": self.certificates_checked,
+            "forced_edges": {**self.forced_edges, "wrong_rows": self.forced_edges_wrong},
             "seconds": round(self.seconds, 3),
             "disagreements": self.disagreements,
             "inconsistent": self.inconsistent,
@@ -315,6 +350,8 @@ class AuditReport:
 
 
 def _count_rows(path: Path) -> int:
+    if path.suffix.lower() == ".json":
+        return sum(1 for _ in _json_array(path))
     with path.open("rb") as handle:
         total = sum(1 for line in handle if line.strip())
     return total - 1 if path.suffix.lower() == ".csv" else total
@@ -352,7 +389,7 @@ def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
     start = time.perf_counter()
     total = _count_rows(path) if progress else 0
     chunks = _chunks(_raw_rows(path), cols, profile)  # type: ignore[arg-type]
-    if workers > 1 and verifier is None and path.suffix.lower() != ".csv":
+    if workers > 1 and verifier is None and path.suffix.lower() not in (".csv", ".json"):
         _run_parallel_jsonl(path, cols, profile, workers, report, progress, total, start)
     elif workers > 1 and verifier is None:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
@@ -474,6 +511,9 @@ def summary_table(report: AuditReport) -> str:
     tc = report.three_class
     if tc["agree"] + tc["disagree"]:
         buf.write(f"3-class relation vs gold: {tc['agree']} agree, {tc['disagree']} disagree\n")
+    if report.forced_edges["checked"]:
+        buf.write(f"forced_edges vs CPDAG directed edges: {report.forced_edges['checked']} "
+                  f"checked, {report.forced_edges['wrong']} wrong\n")
     buf.write(f"certificates re-checked: {report.certificates_checked}; "
               f"{report.summary.items / max(report.seconds, 1e-9):,.0f} items/s "
               f"({report.seconds:.2f} s)\n")

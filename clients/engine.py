@@ -31,7 +31,9 @@ from causal_oracle.parser import parse_hypothesis, parse_item, parse_premise
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.task_answers import parse_corr2cause_answer
 
-PROFILES = tuple(p.value for p in Profile)
+#: the per-member profiles ``verify`` takes (``compelled`` labels Corr2Cause++ files by the
+#: CPDAG's directed edges: ``oracle.compelled``, applied by the audit)
+PROFILES = tuple(p.value for p in Profile if p is not Profile.COMPELLED)
 
 
 class CertificateRejected(OracleError):

@@ -253,7 +253,7 @@ def audit_row(row: dict[str, Any]) -> dict[str, Any]:
         out["reason"] = (f"question reads as {q.task.value}/{q.qtype.value}, row says "
                          f"{row.get('task_type')}/{row.get('question_type')}")
     else:
-        out["reason"] = reason
+        out["reason"] = reason if agree else f"{reason}; oracle: {sol.reason}"
     out["agree"] = agree
     out["ambiguous"] = q.qtype is QType.MC and len(sol.value) > 1
     return out

@@ -390,7 +390,7 @@ def solve(q: Question) -> Solution:
         return Solution(q, letters, None, f"valid options: {', '.join(sorted(letters)) or 'none'}")
     if q.qtype is QType.YN:
         yes = _yes_no(q)
-        return Solution(q, yes, None, "yes" if yes else "no")
+        return Solution(q, yes, None, ("yes" if yes else "no") + _why(q))
     if q.task is Task.C_COMPONENT and q.qtype is QType.HM:
         items = valid_items(q)
         return Solution(q, len(items), None, f"{len(items)} districts")
@@ -412,6 +412,18 @@ def solve(q: Question) -> Solution:
         return Solution(q, bool(items), None, f"{len(items)} items")
     example = min(items, key=_sort_key) if items else None
     return Solution(q, example, items, f"{len(items)} valid answers")
+
+
+def _why(q: Question) -> str:
+    """The facts a yes/no answer rests on, for the ADMG structure questions."""
+    g = q.graph
+    if q.task in (Task.C_COMPONENT, Task.C_TREE, Task.C_FOREST):
+        many = [v for v in g.nodes if len(G.children(g, v)) > 1]
+        return (f": districts {[sorted(d) for d in G.districts(g)]}; nodes with more than "
+                f"one child {many}; nodes without children {sorted(root_set(g))}")
+    if q.task is Task.IDENTIFICATION:
+        return ": the ID algorithm " + ("succeeds" if _yes_no(q) else "meets a hedge")
+    return ""
 
 
 def _sort_key(item: Any) -> tuple[int, str]:

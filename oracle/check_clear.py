@@ -343,8 +343,9 @@ def valid(q: Question, item: Any) -> bool:
         return item == _sinks(g, set(g.nodes))
     if t is Task.C_COMPONENT:
         return item in _components(g)
-    if t is Task.MARKOV_EQUIVALENT:
-        return isinstance(item, MixedGraph) and _same_mec(g, item)
+    if t is Task.MARKOV_EQUIVALENT:  # another graph: not the given one
+        return (isinstance(item, MixedGraph) and _same_mec(g, item)
+                and set(_dag(item).edges) != set(_dag(g).edges))
     return False
 
 

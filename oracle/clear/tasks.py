@@ -28,7 +28,8 @@ Textbook definitions used (DESIGN.md §3.5 has the wording):
   to Z is blocked by ∅, and every backdoor path from Z to Y is blocked by {X};
   "minimal"/"maximal": no proper subset/superset is valid;
 * Markov blanket (DAG): parents, children and the children's other parents;
-* Markov equivalence: same skeleton and same v-structures;
+* Markov equivalence: same skeleton and same v-structures ("find another graph":
+  a member of the class other than the given graph);
 * c-component: one district; maximal root set: the nodes without children;
   C-forest: one district and every node has at most one child; C-tree: a C-forest
   with one root;
@@ -297,7 +298,7 @@ def _equivalent_dags(g: MixedGraph) -> Iterator[MixedGraph]:
         checkpoint()
         h = MixedGraph.build(GraphKind.DAG, g.nodes, directed=[
             (b, a) if flips >> i & 1 else (a, b) for i, (a, b) in enumerate(edges)])
-        if markov_equivalent(g, h):
+        if markov_equivalent(g, h) and h.directed != g.directed:
             yield h
 
 
@@ -333,8 +334,9 @@ def item_valid(q: Question, item: Any) -> bool:
         return isinstance(item, frozenset) and item in valid_items(q)
     if t is Task.C_COMPONENT:
         return item in valid_items(q)
-    if t is Task.MARKOV_EQUIVALENT:
-        return isinstance(item, MixedGraph) and markov_equivalent(g, item)
+    if t is Task.MARKOV_EQUIVALENT:  # "another graph": a different member of the class
+        return (isinstance(item, MixedGraph) and markov_equivalent(g, item)
+                and item.directed != g.directed)
     raise InputError(f"task {t.value} has no items")
 
 

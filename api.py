@@ -332,7 +332,10 @@ def audit(source: str | os.PathLike[str] | Iterable[dict[str, Any]], *,
         A JSONL or CSV file, or rows in memory.  Corr2Cause rows have
         ``premise``/``hypothesis``/``label`` (the generator's layout) or
         ``input``/``label`` (the published layout); CI-Bench and IE rows have
-        ``task``, ``prompt`` and ``truth``/``label``.
+        ``task``, ``prompt`` and ``truth``/``label``; CLEAR rows have
+        ``description``, ``question``, ``answer``, ``task_type``; a ``.json`` file
+        is a Corr2Cause++ array of ``query``/``label``/``relation_type``/
+        ``forced_edges`` (labelled by the ``compelled`` profile).
     profile : str or Profile
         The semantics profile for Corr2Cause rows.
     workers : int

@@ -194,7 +194,8 @@ def _judge(q: Question, sol: solver.Solution, got: Any) -> tuple[bool, str]:
             return False, "no answer given"
         bad = [c for c in got if not _candidate_valid(q, c)]
         if bad:
-            return False, f"{format_item(q, bad[0])} is not a valid answer"
+            return False, (f"{format_item(q, bad[0])} is not a valid answer: "
+                           f"{solver.why_invalid(q, bad[0])}")
         return True, "every answer given is valid"
     if qt is QType.FA:
         expected = sol.value

@@ -39,7 +39,7 @@ Textbook definitions used (DESIGN.md §3.5 has the wording):
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, permutations
 from typing import Any
@@ -338,6 +338,37 @@ def item_valid(q: Question, item: Any) -> bool:
         return (isinstance(item, MixedGraph) and markov_equivalent(g, item)
                 and item.directed != g.directed)
     raise InputError(f"task {t.value} has no items")
+
+
+def why_invalid(q: Question, item: Any) -> str:
+    """A reason ``item`` is not a valid answer (its counter-evidence), in words."""
+    g, t = q.graph, q.task
+    if isinstance(item, Walk) and t in (Task.PATH, Task.DIRECTED_PATH, Task.BACKDOOR_PATH,
+                                        Task.CYCLE):
+        for a, m, b in zip(item.nodes, item.marks, item.nodes[1:], strict=False):
+            if not g.has_edge(a, m, b):
+                return f"{a}{m.value}{b} is not an edge of the graph"
+        if len(set(item.nodes[:-1])) != len(item.nodes) - 1 or (
+                t is not Task.CYCLE and item.nodes[-1] in item.nodes[:-1]):
+            return "a node repeats"
+    if isinstance(item, frozenset) and t in (Task.D_SEPARATION, Task.BACKDOOR_SET,
+                                            Task.BLOCKED_PATH):
+        if t is Task.BLOCKED_PATH:
+            walk = q.subject[0] if isinstance(q.subject, tuple) else q.subject
+            return f"{walk} stays open given {sorted(item)}"
+        x, y = q.names
+        bad = item & G.descendants(g, [x]) if t is Task.BACKDOOR_SET else set()
+        if bad:
+            return f"{sorted(bad)} are descendants of {x}"
+        paths = backdoor_paths(g, x, y) if t is Task.BACKDOOR_SET else G.simple_paths(g, x, y)
+        for p in paths:
+            if not G.blocked(g, p, item):
+                return f"the path {p} is open given {sorted(item)}"
+    if isinstance(item, frozenset) and q.variant in ("minimal", "maximal"):
+        for other in valid_items(replace(q, variant="")):
+            if (other < item) if q.variant == "minimal" else (other > item):
+                return f"{sorted(other)} is valid too and {'smaller' if other < item else 'larger'}"
+    return "it does not meet the definition (DESIGN.md §3.5)"
 
 
 def _yes_no(q: Question) -> bool:

@@ -128,3 +128,16 @@ def test_cli_answer_and_audit(tmp_path: Path) -> None:
 def test_every_task_has_a_sample_item(task: Task) -> None:
     assert any(r["task_type"] == task.value for r in ROWS)
     assert any(QType(r["question_type"]) for r in ROWS if r["task_type"] == task.value)
+
+
+def test_wrong_answers_come_with_their_counter_evidence() -> None:
+    dag = ("Given a DAG (directed acyclic graph) with nodes X, V, Z, M and directed edges "
+           "X->Z, V->Z, X->M, V->M, X->V.\n")
+    dsep = dag + "Find one valid nodeset that can d-separate node Z and node M ."
+    assert co.grade(dsep, "{'V', 'X'}").correct is True
+    wrong = co.grade(dsep, "{'X'}")
+    assert wrong.correct is False and "Z<-V->M is open given ['X']" in wrong.reason
+    backdoor = dag + "Find one minimal valid backdoor adjustment set for treatment V and outcome Z."
+    assert "descendants of V" in co.grade(backdoor, "{'X', 'M'}").reason
+    path = dag + "Find one path from X to Z."
+    assert "Z->X is not an edge" in co.grade(path, "X<-Z").reason

@@ -140,4 +140,4 @@ def test_wrong_answers_come_with_their_counter_evidence() -> None:
     backdoor = dag + "Find one minimal valid backdoor adjustment set for treatment V and outcome Z."
     assert "descendants of V" in co.grade(backdoor, "{'X', 'M'}").reason
     path = dag + "Find one path from X to Z."
-    assert "Z->X is not an edge" in co.grade(path, "X<-Z").reason
+    assert "X<-Z is not an edge" in co.grade(path, "X<-Z").reason

@@ -179,7 +179,9 @@ def answer(prompt: str) -> dict[str, Any]:
     text = format_value(q, sol.value)
     why = f"{q.task.value} / {q.qtype.value}: {sol.reason}"
     if q.qtype is QType.FO and sol.all_valid is not None:
-        why += "; any of them is accepted"
+        shown = sorted((format_item(q, i) for i in sol.all_valid), key=lambda t: (len(t), t))
+        more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
+        why += f" ({'; '.join(shown[:5])}{more}); any of them is accepted"
     return {"task": f"{TASK} {q.task.value}", "question_type": q.qtype.value,
             "answer": text, "answer_text": text, "explanation": why,
             "certificate_checked": True}

@@ -141,3 +141,13 @@ def test_wrong_answers_come_with_their_counter_evidence() -> None:
     assert "descendants of V" in co.grade(backdoor, "{'X', 'M'}").reason
     path = dag + "Find one path from X to Z."
     assert "X<-Z is not an edge" in co.grade(path, "X<-Z").reason
+
+
+@pytest.mark.parametrize("module", ["oracle.clear.model", "oracle.clear.graph",
+                                    "oracle.clear.identify"])
+def test_doctests_of_the_clear_modules(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"causal_oracle.{module}"))
+    assert result.attempted > 0 and result.failed == 0

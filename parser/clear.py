@@ -148,6 +148,9 @@ class _ToModel(Transformer):
 
     undirected_part = directed_part
 
+    def bidirected_part(self, items: list[Any]) -> tuple[list[str], list[Walk], list[Walk]]:
+        return [str(items[0])], [], items[1]
+
     def mixed_part(self, items: list[Any]) -> tuple[list[str], list[Walk], list[Walk]]:
         return [str(items[0])], items[1], items[2]
 

@@ -76,3 +76,12 @@ def test_errors_say_where() -> None:
     with pytest.raises(ParseError, match="not a node"):
         parse_item("Given a DAG (directed acyclic graph) with nodes A, B and directed edges "
                    "A->B.", "List all parents of node Q.")
+
+
+def test_forms_beyond_the_sample() -> None:
+    g = parse_description("Given an ADMG (acyclic directed mixed graph) with nodes A, B, C and "
+                          "bi-directed edges A<->B, B<->C.")
+    assert not g.directed and len(g.bidirected) == 2
+    q = parse_item("Given a DAG (directed acyclic graph) with nodes A, B, C and directed edges "
+                   "A->B, B->C.", "Find the shortest path from A to C.")
+    assert (q.task, q.qtype, q.variant) == (Task.PATH, QType.FO, "shortest")

@@ -130,6 +130,9 @@ def interpret(q: Question, parsed: Any) -> Any:
         if isinstance(parsed, Walk) and not parsed.marks and parsed.nodes[0] in "ABCD":
             return parsed.nodes[0]
         raise InputError("expected an option letter")
+    if (isinstance(parsed, Walk) and not parsed.marks and parsed.nodes[0] in ("None", "Empty")
+            and parsed.nodes[0] not in q.graph.nodes):
+        parsed = []  # "None": nothing to list
     if q.task is Task.TOPOLOGICAL and isinstance(parsed, tuple) and all(
             isinstance(w, Walk) and not w.marks for w in parsed):
         return [tuple(w.nodes[0] for w in parsed)]

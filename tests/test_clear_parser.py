@@ -85,3 +85,12 @@ def test_forms_beyond_the_sample() -> None:
     q = parse_item("Given a DAG (directed acyclic graph) with nodes A, B, C and directed edges "
                    "A->B, B->C.", "Find the shortest path from A to C.")
     assert (q.task, q.qtype, q.variant) == (Task.PATH, QType.FO, "shortest")
+
+
+def test_none_is_an_empty_answer_not_no() -> None:
+    import causal_oracle as co
+
+    d = "Given a DAG (directed acyclic graph) with nodes A, B, C and directed edges A->B, B->C.\n"
+    assert co.grade(d + "List all parents of node A.", "None").correct is True
+    assert co.grade(d + "List all parents of node B.", "None").correct is False
+    assert co.grade(d + "Is node A one of parents of node B?", "No").correct is False

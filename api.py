@@ -256,7 +256,7 @@ def answer(prompt: str, task: str | None = None) -> TaskAnswer:
                     "class_size": result.class_size, "holds_in": result.holds_in},
             answer_text="" if result.label is None else ("yes" if result.label else "no"),
             explanation=result.explain("text"), certificate_checked=result.check.ok)
-    out = tasks.answer(prompt, task)
+    out = tasks.answer(prompt, task)  # CLEAR prompts included (oracle.service routes them)
     return TaskAnswer(task=out["task"], answer=out["answer"], answer_text=out["answer_text"],
                       explanation=out["explanation"],
                       certificate_checked=out["certificate_checked"])
@@ -325,7 +325,10 @@ def audit(source: str | os.PathLike[str] | Iterable[dict[str, Any]], *,
         A JSONL or CSV file, or rows in memory.  Corr2Cause rows have
         ``premise``/``hypothesis``/``label`` (the generator's layout) or
         ``input``/``label`` (the published layout); CI-Bench and IE rows have
-        ``task``, ``prompt`` and ``truth``/``label``.
+        ``task``, ``prompt`` and ``truth``/``label``; CLEAR rows have
+        ``description``, ``question``, ``answer``, ``task_type``; a ``.json`` file
+        is a Corr2Cause++ array of ``query``/``label``/``relation_type``/
+        ``forced_edges`` (labelled by the ``compelled`` profile).
     profile : str or Profile
         The semantics profile for Corr2Cause rows.
     workers : int

@@ -81,6 +81,21 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
     run_verify_input = verify_input if verifier is None else verifier.verify_input
     rid = row.get(cols.id)
     out: dict[str, Any] = {"row": index, "id": rid}
+    if "task_type" in row and "description" in row:  # CLEAR (DESIGN.md §3.5)
+        from causal_oracle.oracle.clear import entry as clear
+
+        result = clear.audit_row(row)
+        out.update(kind="task", id=result["id"], task=result["task"], agree=result["agree"],
+                   certificate_checked=result["certificate_checked"],
+                   derived=result["derived"], gold=result["gold"],
+                   ambiguous=result["ambiguous"], reason=result.get("reason"))
+        if result.get("unreadable"):
+            out["error"] = result["unreadable"]
+        return out
+    if "query" in row and "forced_edges" in row:  # Corr2Cause++ (compelled profile)
+        from causal_oracle.clients import corr2causepp
+        out.update(corr2causepp.audit_row_safe(row, _gold_binary(row.get(cols.label))))
+        return out
     if "task" in row and cols.premise not in row and cols.input not in row:
         try:
             from causal_oracle.clients import tasks
@@ -234,6 +249,7 @@ class _Counter:
                 self.agree += 1
             elif o.get("agree") is False:
                 self.disagree += 1
+            self.ambiguous += bool(o.get("ambiguous"))
         elif o["derived_relation"] == "inconsistent":
             self.inconsistent += 1
         else:
@@ -258,6 +274,9 @@ class AuditReport:
     causes: dict[str, int] = field(default_factory=dict)
     certificates_checked: int = 0
     seconds: float = 0.0
+    #: Corr2Cause++ ``forced_edges`` checked against the CPDAG's directed edges
+    forced_edges: dict[str, int] = field(default_factory=lambda: {"checked": 0, "wrong": 0})
+    forced_edges_wrong: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, o: dict[str, Any]) -> None:
         self.summary.add(o)
@@ -269,12 +288,18 @@ class AuditReport:
             self.by_task.setdefault(str(o["task"]), _Counter()).add(o)
             if o.get("agree") is False:
                 self.disagreements.append({k: o.get(k) for k in (
-                    "row", "id", "task", "gold", "derived", "certificate_checked")})
+                    "row", "id", "task", "gold", "derived", "certificate_checked", "reason")})
             return
         for cause in o.get("causes", ()):
             name = cause["kind"] if cause["kind"] != "premise_inconsistent" else \
                 f"premise_inconsistent ({cause['detail']})"
             self.causes[name] = self.causes.get(name, 0) + 1
+        if "forced_edges_ok" in o:
+            self.forced_edges["checked"] += 1
+            if not o["forced_edges_ok"]:
+                self.forced_edges["wrong"] += 1
+                self.forced_edges_wrong.append({"row": o["row"], "id": o["id"],
+                                                "cpdag_directed": o["compelled_edges"]})
         self.by_relation.setdefault(o["relation_kind"], _Counter()).add(o)
         self.by_num_nodes.setdefault(str(o["num_nodes"]), _Counter()).add(o)
         if o["derived_relation"] == "inconsistent":
@@ -315,6 +340,10 @@ class AuditReport:
             for entry in their_list:
                 mine_list.append({**entry, "row": entry["row"] + row_offset})
         self.certificates_checked += other.certificates_checked
+        for key in self.forced_edges:
+            self.forced_edges[key] += other.forced_edges[key]
+        self.forced_edges_wrong += [{**e, "row": e["row"] + row_offset}
+                                    for e in other.forced_edges_wrong]
 
     def to_json(self) -> dict[str, Any]:
         def counter(c: _Counter) -> dict[str, int]:
@@ -330,6 +359,7 @@ class AuditReport:
             "by_task": {k: counter(v) for k, v in sorted(self.by_task.items())},
             "causes": dict(sorted(self.causes.items())),
             "certificates_checked": self.certificates_checked,
+            "forced_edges": {**self.forced_edges, "wrong_rows": self.forced_edges_wrong},
             "seconds": round(self.seconds, 3),
             "disagreements": self.disagreements,
             "three_class_disagreements": self.three_class_disagreements,
@@ -498,7 +528,8 @@ def summary_table(report: AuditReport) -> str:
     """The human-readable summary printed by ``causal-oracle audit``: each row's columns
     add up to its items (ambiguous items are shown apart from agree/disagree)."""
     buf = io.StringIO()
-    header = f"{'':<22}{'items':>8}{'agree':>8}{'disagree':>9}{'ambig.':>8}{'incons.':>8}" \
+    width = max([22, *(len(name) + 6 for name in report.by_task)])
+    header = f"{'':<{width}}{'items':>8}{'agree':>8}{'disagree':>9}{'ambig.':>8}{'incons.':>8}" \
              f"{'unread.':>8}"
     buf.write(header + "\n" + "-" * len(header) + "\n")
 
@@ -506,7 +537,7 @@ def summary_table(report: AuditReport) -> str:
         agree = c.agree - c._ambiguous_agree
         disagree = c.disagree - (c.ambiguous - c._ambiguous_agree)
         other = c.items - (agree + disagree + c.ambiguous + c.inconsistent + c.unreadable)
-        buf.write(f"{name:<22}{c.items:>8}{agree:>8}{disagree:>9}{c.ambiguous:>8}"
+        buf.write(f"{name:<{width}}{c.items:>8}{agree:>8}{disagree:>9}{c.ambiguous:>8}"
                   f"{c.inconsistent:>8}{c.unreadable + other:>8}\n")
 
     row("overall", report.summary)
@@ -523,6 +554,9 @@ def summary_table(report: AuditReport) -> str:
     if report.causes:
         buf.write("cause classes: " + ", ".join(
             f"{name} {count}" for name, count in sorted(report.causes.items())) + "\n")
+    if report.forced_edges["checked"]:
+        buf.write(f"forced_edges vs CPDAG directed edges: {report.forced_edges['checked']} "
+                  f"checked, {report.forced_edges['wrong']} wrong\n")
     buf.write(f"certificates re-checked: {report.certificates_checked}; "
               f"{report.summary.items / max(report.seconds, 1e-9):,.0f} items/s "
               f"({report.seconds:.2f} s)\n")

@@ -20,7 +20,9 @@ from causal_oracle.oracle.service import (
 )
 from causal_oracle.oracle.statements import Hypothesis, Premise
 
-PROFILES = tuple(p.value for p in Profile)
+#: the per-member profiles ``verify`` takes (``compelled`` labels Corr2Cause++ files by the
+#: CPDAG's directed edges: ``oracle.compelled``, applied by the audit)
+PROFILES = tuple(p.value for p in Profile if p is not Profile.COMPELLED)
 
 
 def premise_of(text: str) -> Premise:

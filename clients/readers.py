@@ -357,6 +357,7 @@ class Source:
 
     path: Path
     files: list[tuple[Path, Format]] = field(default_factory=list)
+    _shared_lines: bool | None = field(default=None, repr=False)
 
     @property
     def format(self) -> Format:
@@ -368,8 +369,18 @@ class Source:
 
     @property
     def unit(self) -> str:
-        """What a row reference counts: ``"line"`` or ``"record"``."""
-        return "record" if self.binary or len(self.files) > 1 else "line"
+        """What a row reference counts: ``"line"`` or ``"record"``.  A JSON array that
+        puts several objects on one line (``json.dumps`` without ``indent``) is counted
+        by record: a line number would not tell its rows apart."""
+        if self.binary or len(self.files) > 1:
+            return "record"
+        if self.format is Format.JSON_ARRAY:
+            if self._shared_lines is None:
+                refs = [r.ref for r in _json_array(self.files[0][0])]
+                self._shared_lines = len(set(refs)) != len(refs)
+            if self._shared_lines:
+                return "record"
+        return "line"
 
     def describe(self) -> str:
         kinds = sorted({fmt.value for _, fmt in self.files})

@@ -23,7 +23,13 @@ from causal_oracle.clients.ie_render import render_ie_prompt
 from causal_oracle.oracle import service
 from causal_oracle.oracle.check_tasks import CertificateRejected, check_set_verdict
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
-from causal_oracle.oracle.service import TASKS, UNREADABLE, answer_json, answer_text, task_graph
+from causal_oracle.oracle.service import (
+    ALL_TASKS,
+    UNREADABLE,
+    answer_json,
+    answer_text,
+    task_graph,
+)
 from causal_oracle.oracle.tasks.backdoor import check_set
 from causal_oracle.oracle.tasks.model import (
     Answer,
@@ -171,7 +177,7 @@ def add_cli_commands(subparsers: Any) -> None:
     p = subparsers.add_parser("answer", help="answer a CP/BA/FI/CI/IE question")
     p.add_argument("--prompt", required=True, help="the question text, as the benchmark "
                    "writes it (\\n is read as a newline)")
-    p.add_argument("--task", choices=TASKS, type=str.upper,
+    p.add_argument("--task", choices=ALL_TASKS, type=str.upper,
                    help="task (default: detected from the text)")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="ask a running `causal-oracle serve` instead of computing in-process")
@@ -179,7 +185,7 @@ def add_cli_commands(subparsers: Any) -> None:
     p = subparsers.add_parser("grade", help="grade a model's answer to a CP/BA/FI/CI/IE question")
     p.add_argument("--prompt", required=True, help="the question text")
     p.add_argument("--answer", required=True, help="the model's answer text")
-    p.add_argument("--task", choices=TASKS, type=str.upper,
+    p.add_argument("--task", choices=ALL_TASKS, type=str.upper,
                    help="task (default: detected from the text)")
     p.add_argument("--server", metavar="HOST:PORT",
                    help="ask a running `causal-oracle serve` instead of computing in-process")

@@ -262,7 +262,7 @@ def _check_witness(kind: str, form: str, profile: str, p: int, q: int,
         (path,) = w
         if path[0] != p or path[-1] != q:
             return "the indirect-cause witness does not run from P to Q"
-        if profile == "strict" and form == "is a cause for, but not a direct one":
+        if _not_direct(profile, form):
             return "P is a parent of Q" if parents[q] >> p & 1 else ""
         return "" if len(path) >= 3 else "the indirect-cause witness has no mediator"
     first, second = (tuple(x) for x in w)
@@ -280,6 +280,13 @@ def _check_witness(kind: str, form: str, profile: str, p: int, q: int,
     if profile == "corr2cause" and set(first) & set(second) != {meet}:
         return "the two witness paths share more than their meeting node"
     return ""
+
+
+def _not_direct(profile: str, form: str) -> bool:
+    """"…but not directly" (Corr2Cause++) always, "…but not a direct one" under strict:
+    ancestor and not parent (DESIGN.md §3.1)."""
+    return form == "influences through some mediator(s) but not directly" or (
+        profile == "strict" and form == "is a cause for, but not a direct one")
 
 
 @lru_cache(maxsize=65536)
@@ -301,7 +308,7 @@ def _relation_absent(kind: str, form: str, profile: str, p: int, q: int,
     if kind == "direct_cause":
         return not parents[q] >> p & 1
     if kind == "indirect_cause":
-        if profile == "strict" and form == "is a cause for, but not a direct one":
+        if _not_direct(profile, form):
             return bool(parents[q] >> p & 1) or not _reach(p, children) >> q & 1
         for c in range(n):
             if children[p] >> c & 1 and c != q and (_reach(c, children, pm) >> q & 1):

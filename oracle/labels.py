@@ -58,7 +58,8 @@ def resolve_pair(analysis: ClassAnalysis, hypothesis: Hypothesis) -> tuple[int, 
 #: In every DAG, strict ⇒ corr2cause ⇒ loose for each relation (a common child is a
 #: common effect reached by disjoint paths, which is a common descendant; an ancestor
 #: that is not a parent has a path through a mediator), so binary labels are ordered too.
-_STRENGTH = {Profile.STRICT: 0, Profile.CORR2CAUSE: 1, Profile.LOOSE: 2}
+_STRENGTH = {Profile.STRICT: 0, Profile.COMPELLED: 0, Profile.CORR2CAUSE: 1, Profile.LOOSE: 2}
+_STRICT_LIKE = (Profile.STRICT, Profile.COMPELLED)
 
 
 def _same_reading(kind: RelationKind, form: SurfaceForm, a: Profile, b: Profile) -> bool:
@@ -67,13 +68,17 @@ def _same_reading(kind: RelationKind, form: SurfaceForm, a: Profile, b: Profile)
         return True
     if kind is RelationKind.INDIRECT_CAUSE:
         literal = form is SurfaceForm.CAUSE_NOT_DIRECT
-        return not literal or (a is Profile.STRICT) == (b is Profile.STRICT)
-    return a is b
+        return not literal or (a in _STRICT_LIKE) == (b in _STRICT_LIKE)
+    return a is b or (a in _STRICT_LIKE and b in _STRICT_LIKE)
 
 
 def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
           profile: Profile = Profile.CORR2CAUSE) -> Verdict:
     """Label ``hypothesis`` against the class, with a certificate for ``profile``."""
+    if profile is Profile.COMPELLED:
+        raise InputError("profile 'compelled' labels by the CPDAG's directed edges, not by "
+                         "the members: use causal_oracle.oracle.compelled.label (or audit a "
+                         "Corr2Cause++ file)")
     pair = resolve_pair(analysis, hypothesis)
     base = dict(profile=profile.value, relation=hypothesis.kind.value,
                 form=hypothesis.form.value, pair=pair)
@@ -83,7 +88,7 @@ def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
                                     None if c.candidate is None else tuple(c.candidate.edges()))
         cert = Certificate(INCONSISTENT, class_size=0, conflict=evidence, **base)
         return Verdict(INCONSISTENT, None, 0, 0, False,
-                       {p.value: None for p in Profile}, cert)
+                       {p.value: None for p in Profile if p is not Profile.COMPELLED}, cert)
     p, q = pair
     kind, form = hypothesis.kind, hypothesis.form
     if not analysis.listed:
@@ -93,6 +98,8 @@ def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
     by_profile: dict[str, int | None] = {}
     mine = int(all(chosen))
     for prof in Profile:
+        if prof is Profile.COMPELLED:
+            continue  # not a per-member reading (oracle.compelled)
         if prof is profile or _same_reading(kind, form, prof, profile):
             by_profile[prof.value] = mine
         elif _STRENGTH[prof] < _STRENGTH[profile] and not mine:
@@ -158,6 +165,8 @@ def _label_by_sat(analysis: ClassAnalysis, hypothesis: Hypothesis, profile: Prof
         yes, no = solver.decide(kind, form, p, q, profile)
         mine = int(no is None)
         for prof in Profile:
+            if prof is Profile.COMPELLED:
+                continue  # not a per-member reading (oracle.compelled)
             if prof is profile or _same_reading(kind, form, prof, profile):
                 by_profile[prof.value] = mine
             elif _STRENGTH[prof] < _STRENGTH[profile] and not mine:

@@ -46,6 +46,20 @@ class Profile(enum.Enum):
     CORR2CAUSE = "corr2cause"
     LOOSE = "loose"
     STRICT = "strict"
+    #: Corr2Cause++ gold: the relation is read strictly, but in *one* graph, the
+    #: CPDAG's directed (compelled) edges — see ``oracle.compelled``.  In a single DAG
+    #: it reads exactly like ``STRICT``.
+    COMPELLED = "compelled"
+
+
+def _strict(profile: Profile) -> bool:
+    return profile in (Profile.STRICT, Profile.COMPELLED)
+
+
+def _literal_not_direct(profile: Profile, form: SurfaceForm) -> bool:
+    """Whether "a cause, but not directly" means ancestor and *not* parent here."""
+    return form is SurfaceForm.MEDIATORS_NOT_DIRECTLY or (
+        _strict(profile) and form is SurfaceForm.CAUSE_NOT_DIRECT)
 
 
 def _indirect_path(dag: Dag, p: int, q: int) -> tuple[int, ...] | None:
@@ -103,7 +117,7 @@ def witness(dag: Dag, kind: RelationKind, form: SurfaceForm, p: int, q: int,
     if kind is RelationKind.DIRECT_CAUSE:
         return ((p, q),) if dag.has_edge(p, q) else None
     if kind is RelationKind.INDIRECT_CAUSE:
-        if profile is Profile.STRICT and form is SurfaceForm.CAUSE_NOT_DIRECT:
+        if _literal_not_direct(profile, form):
             if dag.has_edge(p, q):
                 return None
             path = directed_path(dag, p, q)
@@ -111,7 +125,7 @@ def witness(dag: Dag, kind: RelationKind, form: SurfaceForm, p: int, q: int,
         path = _indirect_path(dag, p, q)
         return (path,) if path else None
     downward = kind is RelationKind.COMMON_EFFECT
-    if profile is Profile.STRICT:
+    if _strict(profile):
         if downward:
             shared = dag.children()[p] & dag.children()[q]
         else:
@@ -135,13 +149,13 @@ def holds(dag: Dag, kind: RelationKind, form: SurfaceForm, p: int, q: int,
         return bool(dag.parents[q] & pm)
     kids = dag.children()
     if kind is RelationKind.INDIRECT_CAUSE:
-        if profile is Profile.STRICT and form is SurfaceForm.CAUSE_NOT_DIRECT:
+        if _literal_not_direct(profile, form):
             return not dag.parents[q] & pm and bool(dag.descendants(p) & qm)
         # q reachable from a child of p other than q itself (in a DAG walks are paths)
         start = kids[p] & ~qm
         return bool(start) and bool(reach_from(kids, start, 0) & qm)
     step = kids if kind is RelationKind.COMMON_EFFECT else dag.parents
-    if profile is Profile.STRICT:
+    if _strict(profile):
         return bool(step[p] & step[q] & ~(pm | qm))
     if profile is Profile.LOOSE:
         return bool(reach_from(step, step[p], 0) & reach_from(step, step[q], 0) & ~(pm | qm))
@@ -176,7 +190,7 @@ def holds_in_members(dags: tuple[Dag, ...], kind: RelationKind, form: SurfaceFor
     if kind is RelationKind.DIRECT_CAUSE:
         return [bool(d.parents[q] & pm) for d in dags]
     if kind is RelationKind.INDIRECT_CAUSE:
-        if profile is Profile.STRICT and form is SurfaceForm.CAUSE_NOT_DIRECT:
+        if _literal_not_direct(profile, form):
             return [not d.parents[q] & pm and bool(_closure(children_of(d.parents))[p] & qm)
                     for d in dags]
         out = []
@@ -192,7 +206,7 @@ def holds_in_members(dags: tuple[Dag, ...], kind: RelationKind, form: SurfaceFor
     out = []
     for d in dags:
         step = children_of(d.parents) if downward else d.parents
-        if profile is Profile.STRICT:
+        if _strict(profile):
             out.append(bool(step[p] & step[q] & ~both))
         elif profile is Profile.LOOSE:
             reach = _closure(step)

@@ -82,6 +82,8 @@ from causal_oracle.parser.task_answers import parse_answer, parse_corr2cause_ans
 
 DEFAULT_BUDGET_S = 60.0  # per item, in-process and in the server alike
 TASKS = ("CP", "BA", "FI", "CI", "IE")
+CLEAR = "CLEAR"  # the CLEAR benchmark's graph questions (oracle.clear.entry)
+ALL_TASKS = (*TASKS, CLEAR)
 UNREADABLE = "UNREADABLE"
 
 
@@ -402,7 +404,7 @@ class Service:
         self.check_text(prompt, "prompt")
         wanted = task.upper() if task else detect_task(prompt)
         if wanted is not None and wanted not in TASKS:
-            raise InputError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+            raise InputError(f"unknown task {task!r}; expected one of {', '.join(ALL_TASKS)}")
         if wanted == "IE":
             return parse_ie(prompt)
         return parse_cibench(prompt, wanted)
@@ -422,6 +424,14 @@ class Service:
         is parsed and solved once."""
         if model_answer is not None:
             self.check_text(model_answer, "model_answer")
+        if self._is_clear(prompt, task):
+            from causal_oracle.oracle.clear import entry
+
+            with budget(self.limits.budget_s):
+                out = entry.answer(prompt)
+                if model_answer is not None:
+                    out["grade"] = entry.grade(prompt, model_answer)
+            return out
         question = self.parse_question(prompt, task)
         result = self.solve(question)
         out = {"task": task_of(question), "answer": answer_json(question, result),
@@ -435,8 +445,22 @@ class Service:
         """``{"task", "correct", "normalised", "reason", "expected", "certificate_checked"}``;
         ``correct`` None and ``normalised`` UNREADABLE when the answer cannot be read."""
         self.check_text(text, "model_answer")
+        if self._is_clear(prompt, task):
+            from causal_oracle.oracle.clear import entry
+
+            with budget(self.limits.budget_s):
+                return {**entry.grade(prompt, text), "certificate_checked": True}
         question = self.parse_question(prompt, task)
         return self._grade(question, self.solve(question), text)
+
+    def _is_clear(self, prompt: str, task: str | None) -> bool:
+        """A CLEAR question: named so, or (no task given) opening like a CLEAR graph."""
+        self.check_text(prompt, "prompt")
+        if task:
+            return task.upper() == CLEAR
+        from causal_oracle.parser.clear import looks_like_clear
+
+        return looks_like_clear(prompt)
 
     def _grade(self, question: Question, result: Answer, text: str) -> dict[str, Any]:
         name = task_of(question)
@@ -470,6 +494,7 @@ def default() -> Service:
     return DEFAULT
 
 
-__all__ = ["DEFAULT_BUDGET_S", "TASKS", "UNREADABLE", "CertificateRejected", "Limits",
+__all__ = ["ALL_TASKS", "CLEAR", "DEFAULT_BUDGET_S", "TASKS", "UNREADABLE",
+           "CertificateRejected", "Limits",
            "Service", "TaskCertificateRejected", "VerifyResult", "answer_json", "answer_text",
            "configure", "default", "grade_answer", "task_graph"]

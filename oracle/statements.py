@@ -127,6 +127,11 @@ class SurfaceForm(enum.Enum):
     TOGETHER_CAUSE = "together cause some other variable(s)"
     CONFOUNDER_EXISTS = "there exists at least one confounder (i.e., common cause)"
     CAUSE_BOTH = "some variable(s) cause(s) both"
+    # Corr2Cause++ templates
+    DIRECTLY_AFFECTED_BY = "is directly affected by"
+    MEDIATORS_NOT_DIRECTLY = "influences through some mediator(s) but not directly"
+    COLLIDER_COMMON_CHILD = "there exists at least one collider (i.e., a common child)"
+    CONFOUNDER_COMMON_PARENT = "there exists at least one confounder (i.e., a common parent)"
 
 
 @dataclass(frozen=True, slots=True)

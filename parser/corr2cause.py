@@ -152,7 +152,39 @@ class _ToObjects(Transformer):
     together_cause = _hyp(RelationKind.COMMON_EFFECT, SurfaceForm.TOGETHER_CAUSE)
     confounder_exists = _hyp(RelationKind.COMMON_CAUSE, SurfaceForm.CONFOUNDER_EXISTS)
     cause_both = _hyp(RelationKind.COMMON_CAUSE, SurfaceForm.CAUSE_BOTH)
+    mediators_not_directly = _hyp(RelationKind.INDIRECT_CAUSE,
+                                  SurfaceForm.MEDIATORS_NOT_DIRECTLY)
+    collider_common_child = _hyp(RelationKind.COMMON_EFFECT, SurfaceForm.COLLIDER_COMMON_CHILD)
+    confounder_common_parent = _hyp(RelationKind.COMMON_CAUSE,
+                                    SurfaceForm.CONFOUNDER_COMMON_PARENT)
     del _hyp
+
+    def directly_affected_by(self, items: list[Token]) -> Hypothesis:
+        """Corr2Cause++ "P is directly affected by Q.": the edge Q → P."""
+        first, second = items
+        if str(first) == str(second):
+            raise SemanticError("a hypothesis must relate two different variables", second)
+        return Hypothesis(RelationKind.DIRECT_CAUSE, str(second), str(first),
+                          SurfaceForm.DIRECTLY_AFFECTED_BY)
+
+    # ---- Corr2Cause++ premise dialect (closed world: independences only)
+    def pp_names(self, items: list[Token]) -> tuple[Token, ...]:
+        return tuple(items)
+
+    def pp_intro(self, items: list[object]) -> tuple[Token, tuple[Token, ...]]:
+        count, names = items
+        return count, names  # type: ignore[return-value]
+
+    @v_args(meta=True)
+    def pp_independence(self, meta: object, items: list[Token]) -> _Raw:
+        return _Raw("indep", (items[0], items[1]), tuple(items[2:]), _span_of(meta))
+
+    def pp_statements(self, items: list[_Raw | None]) -> list[_Raw]:
+        return [i for i in items if i is not None]
+
+    def pp_premise(self, items: list[object]) -> Premise:
+        (count, names), statements = items  # type: ignore[misc]
+        return self.premise([((count, names), count), statements])
 
     def item(self, items: list[object]) -> tuple[Premise, Hypothesis]:
         premise, hypothesis = items

@@ -231,6 +231,20 @@ def test_answer_rpc_matches_tasks(client: OracleClient) -> None:
             pb.GRADE_UNREADABLE
 
 
+def test_answer_rpc_serves_clear(client: OracleClient) -> None:
+    """CLEAR prompts go through the same entry layer over gRPC as in-process."""
+    path = Path(__file__).parent / "data" / "clear" / "items_subset.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[:8]]
+    for row in rows:
+        prompt = f"{row['description']}\n{row['question']}"
+        local = tasks.answer(prompt)
+        remote = client.answer(prompt)
+        assert remote.task == local["task"] and remote.task.startswith("CLEAR ")
+        assert remote.answer_text == local["answer_text"] and remote.certificate_checked
+        graded = client.answer(prompt, "CLEAR", model_answer=local["answer_text"])
+        assert graded.grade == pb.GRADE_CORRECT, (prompt, local["answer_text"])
+
+
 # ---- streaming ------------------------------------------------------------------------------
 
 def test_stream_answers_each_id(channel: grpc.Channel) -> None:

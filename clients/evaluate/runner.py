@@ -211,13 +211,11 @@ class HFRunner:
         torch = self.torch
         enc = self._encode(prompts)
         width = enc["input_ids"].shape[1]
-        extra: dict[str, Any] = {}
-        if self.stop:  # stop early; the text is cut at the stop string below
-            extra = {"stop_strings": list(self.stop), "tokenizer": self.tokenizer}
+        # stop strings cut the text afterwards (transformers' own ``stop_strings`` cannot
+        # read every tokenizer's vocabulary, e.g. a word-level one)
         with torch.inference_mode():
             seqs = self.model.generate(**enc, max_new_tokens=max_new_tokens, do_sample=False,
-                                       num_beams=1, pad_token_id=self.tokenizer.pad_token_id,
-                                       **extra)
+                                       num_beams=1, pad_token_id=self.tokenizer.pad_token_id)
         new = seqs[:, width:].tolist()
         eos = self.tokenizer.eos_token_id
         lengths = enc["attention_mask"].sum(-1).tolist()

@@ -34,6 +34,7 @@ path must be readable there.  Ray comes with the optional ``ray`` extra
 from __future__ import annotations
 
 import json
+import logging
 import time
 from dataclasses import asdict
 from typing import Any
@@ -158,6 +159,8 @@ def _run(ray: Any, cfg: EvalConfig, job: Any) -> dict[str, Any]:
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = cfg.progress is not None
     context.print_on_execution_start = cfg.progress is not None
+    if cfg.progress is None:  # --quiet: no "execution finished" lines on stderr
+        logging.getLogger("ray.data").setLevel(logging.WARNING)
     t0 = time.perf_counter()
     tokenizer = load_tokenizer(cfg.model)
     plan = plan_job(cfg, job.prompter, job.pending,

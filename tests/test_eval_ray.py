@@ -5,7 +5,8 @@ On a local Ray cluster of 2 CPUs with 2 model replicas, the tiny random model of
 (the logits mode for yes/no items, generation for open answers).  The per-item
 results — prediction, answer text, oracle label, grades — and the metrics must be
 those of ``eval --engine hf`` without Ray.  The Ray run is done in two parts (the
-first items, then all of them) so that resuming is checked too.
+first items on 2 replicas that grade their own answers, then all of them on one
+replica followed by a grading stage) so that resuming and both layouts are checked.
 """
 
 from __future__ import annotations
@@ -93,8 +94,12 @@ def test_ray_pipeline_equals_single_process(model: Path, data: Path, tmp_path: P
                 "--limit", "5")
     assert part["timing"]["items_run"] == 5
     assert part["config"]["runner"]["ray"]["replicas"] == 2
-    whole = _run(model, data, tmp_path / "ray.json", "--ray", "--replicas", "2")
+    assert part["config"]["runner"]["ray"]["graders"] == 0  # CPU cluster: in the replicas
+    # resumed, with the oracle as its own stage of CPU actors (what GPU clusters do)
+    whole = _run(model, data, tmp_path / "ray.json", "--ray", "--replicas", "1",
+                 "--graders", "1")
     assert whole["timing"]["items_run"] == 12 - 5 and whole["timing"]["items_resumed"] == 5
+    assert whole["config"]["runner"]["ray"]["graders"] == 1
 
     a, b = _records(single), _records(whole)
     assert sorted(a) == sorted(b) and len(a) == 12

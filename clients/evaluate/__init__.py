@@ -73,7 +73,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      max_new_tokens=args.max_new_tokens, limit=args.limit, server=args.server,
                      profile=args.profile, answer_words=args.answer_words, fresh=args.fresh,
                      engine=args.engine, stop=tuple(args.stop or ()), ray=args.ray,
-                     replicas=args.replicas,
+                     replicas=args.replicas, graders=args.graders,
                      progress=_progress if show else None)
     if cfg.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
@@ -122,6 +122,10 @@ def add_cli_commands(subparsers: Any) -> None:
     p.add_argument("--replicas", type=int, default=None,
                    help="with --ray: model replicas (default: one per GPU; without GPUs, "
                         "half the CPUs)")
+    p.add_argument("--graders", type=int, default=None,
+                   help="with --ray: CPU actors that score the answers with the oracle, a "
+                        "stage after the replicas (default: one per GPU replica; 0, the "
+                        "default without GPUs: score inside the replicas)")
     p.add_argument("--stop", action="append", metavar="TEXT",
                    help="generate mode: end an answer at TEXT (repeatable; both engines)")
     p.add_argument("--mode", choices=MODES, default="logits",

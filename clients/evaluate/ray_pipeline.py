@@ -14,11 +14,14 @@ loop (``run.run_eval``) and writes the same files — ``OUT.results.jsonl``,
 2. **Stream, on the cluster.**  Each planned batch is one row of a Ray Dataset;
    ``map_batches`` sends the rows through a pool of ``Replica`` actors — one per
    GPU (``num_gpus=1``) when the cluster has GPUs, else CPU actors — each holding
-   one engine (``engines.make_engine``: ``hf`` or ``vllm``) and one in-process
-   oracle.  A replica predicts its batch, asks the oracle for each item's
-   reference answer and grades the prediction (``run.references`` / ``run.score``),
-   and returns one finished result record per item: scoring happens inside the
-   pipeline, next to the model, never as a second pass.
+   one engine (``engines.make_engine``: ``hf`` or ``vllm``).  A ``Grader`` — the
+   in-process oracle — asks for each item's reference answer and grades the
+   prediction (``run.references`` / ``run.score``), one finished result record per
+   item: scoring happens inside the pipeline, never as a second pass.  On a CPU
+   cluster the grader runs inside each replica (the CPU is the shared resource
+   anyway); with GPUs it is a second stage of CPU actors (``graders``, default
+   one per replica), so a GPU never waits for the oracle: Ray Data streams the
+   replicas' outputs to the graders while the next batches are predicted.
 3. **Write, on the driver.**  Records are appended to the results file as they
    stream back (in whatever order replicas finish; ``run.finish`` orders them by
    item), so an interrupted run resumes from what was written.  The metrics and
@@ -50,6 +53,7 @@ from causal_oracle.clients.evaluate.run import (
     references,
     score,
 )
+from causal_oracle.clients.evaluate.runner import Output
 from causal_oracle.clients.evaluate.scoring import make_scorer
 from causal_oracle.oracle.errors import InputError
 
@@ -74,46 +78,62 @@ def _item_of_row(row: dict[str, Any]) -> Item:
     return Item(**row)
 
 
-class Replica:
-    """One model replica in the pool: an engine and an in-process oracle.
-
-    Called by Ray Data with a batch of planned batches (``batch_size=1``: one);
-    returns one row per item: ``record`` (the result, JSON) and the seconds spent
-    in the model and in the oracle, shared evenly over the batch's items."""
+class Grader:
+    """The in-process oracle as a pipeline stage: turns (item, model output) rows into
+    result records.  Runs inside each ``Replica`` (the default on CPU clusters), or as
+    its own pool of CPU actors (``graders`` > 0, the default with GPUs) so that GPU
+    replicas never wait for the oracle.  Each actor keeps the oracle's caches."""
 
     def __init__(self, cfg: dict[str, Any]) -> None:
-        self.cfg = EvalConfig(**cfg)
-        c = self.cfg
+        self.scorer = make_scorer(cfg.get("server"), cfg.get("profile", "corr2cause"))
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:
+        t = time.perf_counter()
+        items = [_item_of_row(json.loads(row)) for row in batch["item"]]
+        refs = references(items, self.scorer)
+        records = []
+        for item, output, mode in zip(items, batch["output"], batch["mode"], strict=True):
+            rec = score(item, refs[item.key], Output(**json.loads(output)), self.scorer)
+            rec["mode"] = str(mode)
+            records.append(json.dumps(rec, ensure_ascii=False))
+        seconds = (time.perf_counter() - t) / max(1, len(items))
+        return {"record": records, "model_seconds": list(batch["model_seconds"]),
+                "score_seconds": [seconds] * len(items), "engine": list(batch["engine"])}
+
+
+class Replica:
+    """One model replica in the pool: an engine (and, when ``grade``, an oracle).
+
+    Called by Ray Data with a batch of planned batches (``batch_size=1``: one);
+    returns one row per item: the item and the model's output (JSON), the mode, and
+    the seconds spent in the model shared evenly over the batch's items — or, when
+    ``grade``, the ``Grader``'s finished result rows."""
+
+    def __init__(self, cfg: dict[str, Any], grade: bool) -> None:
+        c = EvalConfig(**cfg)
         self.engine = make_engine(c.engine, c.model, device=c.device, dtype=c.dtype,
                                   seed=c.seed, answer_words=c.answer_words, stop=c.stop)
-        self.scorer = make_scorer(c.server, c.profile)
+        self.grader = Grader(cfg) if grade else None
         self.description = json.dumps(self.engine.describe())
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:
-        out: dict[str, list[Any]] = {"record": [], "model_seconds": [], "score_seconds": [],
-                                     "engine": []}
+        out: dict[str, list[Any]] = {"item": [], "output": [], "mode": [],
+                                     "model_seconds": [], "engine": []}
         for mode, new_tokens, items_json, prompts_json in zip(
                 batch["mode"], batch["new_tokens"], batch["items"], batch["prompts"],
                 strict=True):
-            items = [_item_of_row(row) for row in json.loads(items_json)]
+            rows = json.loads(items_json)
             prompts = json.loads(prompts_json)
             t = time.perf_counter()
             outputs = (self.engine.logits(prompts) if mode == "logits"
                        else self.engine.generate(prompts, int(new_tokens)))
-            model_seconds = time.perf_counter() - t
-            t = time.perf_counter()
-            refs = references(items, self.scorer)
-            records = []
-            for item, output in zip(items, outputs, strict=True):
-                rec = score(item, refs[item.key], output, self.scorer)
-                rec["mode"] = str(mode)
-                records.append(json.dumps(rec, ensure_ascii=False))
-            score_seconds = time.perf_counter() - t
-            out["record"] += records
-            out["model_seconds"] += [model_seconds / len(items)] * len(items)
-            out["score_seconds"] += [score_seconds / len(items)] * len(items)
-            out["engine"] += [self.description] * len(items)
-        return out
+            seconds = (time.perf_counter() - t) / len(rows)
+            out["item"] += [json.dumps(row, ensure_ascii=False) for row in rows]
+            out["output"] += [json.dumps(asdict(o), ensure_ascii=False) for o in outputs]
+            out["mode"] += [str(mode)] * len(rows)
+            out["model_seconds"] += [seconds] * len(rows)
+            out["engine"] += [self.description] * len(rows)
+        return self.grader(out) if self.grader is not None else out
 
 
 def _resources(ray: Any, cfg: EvalConfig) -> tuple[int, dict[str, Any], str]:
@@ -171,6 +191,10 @@ def _run(ray: Any, cfg: EvalConfig, job: Any) -> dict[str, Any]:
             for (mode, new_tokens), group, ids, prompts in plan]
     replicas, resources, device = _resources(ray, cfg)
     replicas = max(1, min(replicas, len(rows)))
+    if cfg.graders is not None and cfg.graders < 0:
+        raise InputError("--graders must be at least 0")
+    graders = cfg.graders if cfg.graders is not None else (
+        replicas if "num_gpus" in resources else 0)
     plan_seconds = time.perf_counter() - t0
 
     actor_cfg = {k: v for k, v in vars(cfg).items() if k != "progress"}
@@ -181,8 +205,12 @@ def _run(ray: Any, cfg: EvalConfig, job: Any) -> dict[str, Any]:
     start = time.perf_counter()
     if rows:
         ds = ray.data.from_items(rows, override_num_blocks=len(rows)).map_batches(
-            Replica, fn_constructor_kwargs={"cfg": actor_cfg}, batch_size=1,
-            concurrency=replicas, **resources)
+            Replica, fn_constructor_kwargs={"cfg": actor_cfg, "grade": not graders},
+            batch_size=1, compute=ray.data.ActorPoolStrategy(size=replicas), **resources)
+        if graders:
+            ds = ds.map_batches(Grader, fn_constructor_kwargs={"cfg": actor_cfg},
+                                batch_size=cfg.batch_size, num_cpus=1,
+                                compute=ray.data.ActorPoolStrategy(size=graders))
         with job.results_path.open("a", encoding="utf-8") as sink:
             for out in ds.iter_rows():
                 rec = json.loads(out["record"])
@@ -203,10 +231,13 @@ def _run(ray: Any, cfg: EvalConfig, job: Any) -> dict[str, Any]:
               "score_seconds": score_seconds, "run_seconds": run_seconds,
               "load_seconds": plan_seconds, "reference_seconds": 0.0,
               "tokens_in": tokens_in, "tokens_out": tokens_out,
-              "busy_seconds": model_seconds + score_seconds}
+              # the replicas' time: the oracle's only when it runs inside them
+              "blocking_score_seconds": 0.0 if graders else score_seconds,
+              "busy_seconds": model_seconds + (0.0 if graders else score_seconds)}
     runner = {**engine, "ray": {"address": cfg.ray or "local", "replicas": replicas,
-                                "resources_per_replica": resources, "batches": len(rows)}}
+                                "resources_per_replica": resources, "graders": graders,
+                                "batches": len(rows)}}
     return finish(job, timing, runner)
 
 
-__all__ = ["Replica", "run_ray"]
+__all__ = ["Grader", "Replica", "run_ray"]

@@ -66,7 +66,9 @@ class EvalConfig:
     engine: str = "hf"               # hf or vllm (engines.ENGINES)
     stop: tuple[str, ...] = ()       # generate mode: cut answers at these strings
     ray: str | None = None           # run as a Ray Data pipeline on this cluster
-    replicas: int | None = None      # Ray: model replicas (default: one per GPU, else 1)
+    replicas: int | None = None      # Ray: model replicas (default: one per GPU, else CPUs/2)
+    graders: int | None = None       # Ray: CPU oracle actors (default: replicas with GPUs,
+                                     # else 0 = grade inside the replicas)
     progress: Progress | None = field(default=None, repr=False)
 
     def results_path(self) -> Path:
@@ -309,8 +311,10 @@ def finish(job: Job, timing: dict[str, Any], runner: dict[str, Any]) -> dict[str
 
     ``timing`` holds items_run, model_seconds, score_seconds (the oracle: references
     and grading), run_seconds, load_seconds, reference_seconds, tokens_in/out, and
-    optionally busy_seconds: what ``score_share`` (the oracle's share of the time)
-    divides by — the wall time by default, the replicas' summed time under Ray."""
+    optionally busy_seconds and blocking_score_seconds: ``score_share``, the share of
+    the time the model waits for the oracle, is blocking / busy — by default the
+    oracle's seconds over the wall time; under Ray, the oracle's seconds inside the
+    replicas over the replicas' summed time (0 when graders score beside them)."""
     cfg, items = job.cfg, job.items
     records = [job.done[item.key] for item in items]
     metrics = compute_metrics(records)
@@ -318,12 +322,13 @@ def finish(job: Job, timing: dict[str, Any], runner: dict[str, Any]) -> dict[str
     run_seconds, tokens = timing["run_seconds"], timing["tokens_in"] + timing["tokens_out"]
     wall = time.perf_counter() - job.started
     busy = timing.get("busy_seconds", wall)
+    blocking = timing.get("blocking_score_seconds", timing["score_seconds"])
     timing = {
         "items_run": finished, "items_resumed": len(items) - finished,
         **{k: round(timing[k], 4) for k in ("model_seconds", "run_seconds", "load_seconds",
                                             "reference_seconds", "score_seconds")},
         "wall_seconds": round(wall, 4),
-        "score_share": round(timing["score_seconds"] / busy, 4) if busy else 0.0,
+        "score_share": round(blocking / busy, 4) if busy else 0.0,
         "tokens_in": timing["tokens_in"], "tokens_out": timing["tokens_out"],
         "items_per_s": round(finished / model_seconds, 3) if model_seconds else 0.0,
         "tokens_per_s": round(tokens / model_seconds, 3) if model_seconds else 0.0,

@@ -16,7 +16,8 @@ the results and the report.  Engines:
 
 ``hf``    transformers in this process (``--engine hf``);
 ``ray``   the Ray Data pipeline (``--ray``) on a local cluster of ``--ray-cpus``
-          CPUs with ``--replicas`` CPU replicas (one per GPU when there are GPUs);
+          CPUs with ``--replicas`` CPU replicas (one per GPU when there are GPUs)
+          and ``--graders`` oracle actors;
 ``vllm``  ``--engine vllm``; skipped, with the reason, without vllm or a CUDA GPU.
 
 The oracle's caches are emptied before each row.  Reported per row: items/s and
@@ -25,7 +26,8 @@ over the seconds in the model — summed over replicas under Ray), items/s end t
 end (the prediction loop with its scoring and writing; under Ray also the
 replicas' start-up), the oracle's seconds (reference
 answers and grading) and its share of the time (``score_share``: of the wall time
-in one process, of the replicas' summed busy time under Ray; target < 2 %), and
+in one process, of the replicas' summed busy time under Ray — 0 when graders
+score beside them; target < 2 %), and
 each end-to-end rate's ratio to the first row's, measured in the same run.
 """
 
@@ -60,12 +62,15 @@ def vllm_unavailable() -> str | None:
     return None
 
 
+KEEP = {"load_grammar", "all_dags", "_signatures"}  # built once per process, not content
+
+
 def cold_oracle() -> None:
     """Empty the oracle's content caches, so every row pays for its own reasoning."""
     for name, module in list(sys.modules.items()):
         if name.startswith("causal_oracle.") and module is not None:
-            for value in list(vars(module).values()):
-                if callable(getattr(value, "cache_clear", None)):
+            for key, value in list(vars(module).items()):
+                if key not in KEEP and callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
 
 
@@ -75,7 +80,8 @@ def one_job(args: argparse.Namespace, model: str, data: Path, engine: str, batch
                      mode=args.mode, batch_size=batch, device=args.device, dtype=args.dtype,
                      max_new_tokens=args.max_new_tokens, limit=args.items, fresh=True,
                      engine="vllm" if engine == "vllm" else "hf",
-                     ray="local" if engine == "ray" else None, replicas=args.replicas)
+                     ray="local" if engine == "ray" else None, replicas=args.replicas,
+                     graders=args.graders)
     cold_oracle()
     report = run_eval(cfg)
     t = report["timing"]
@@ -110,6 +116,9 @@ def main() -> int:
     ap.add_argument("--ray-cpus", type=int, default=2, help="CPUs of the local Ray cluster")
     ap.add_argument("--replicas", type=int, default=None,
                     help="Ray replicas (default: one per GPU, else half the CPUs)")
+    ap.add_argument("--graders", type=int, default=None,
+                    help="Ray oracle actors beside the replicas (default: one per GPU "
+                         "replica, else 0: the replicas grade)")
     ap.add_argument("--json", help="also write the results here")
     args = ap.parse_args()
 

@@ -234,3 +234,12 @@ def test_hf_engine_cuts_generation_at_stop_strings(tmp_path: Path) -> None:
         assert stopped.describe()["engine"] == "hf"
     finally:
         torch.set_num_threads(threads)
+
+
+def test_ray_missing_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    monkeypatch.setitem(sys.modules, "ray.data", None)
+    assert _eval(tmp_path, "--ray") == 2
+    err = capsys.readouterr().err
+    assert "--ray needs Ray Data" in err and "causal-oracle[ray]" in err

@@ -15,8 +15,10 @@ oracle and, where the data has gold, against gold, and writes
 
 Modules: ``data`` (items), ``prompts`` (templates), ``scoring`` (the oracle
 interface; ``--server`` uses ``clients.remote``), ``baselines``, ``runner`` (the
-model, batching, the two scoring modes), ``metrics``, ``report`` (table, chart),
-``run`` (the loop), ``tiny`` (a tiny random model for tests and benchmarks).
+Hugging Face model, batching, the two scoring modes), ``engines`` (``--engine
+hf|vllm`` behind one interface), ``metrics``, ``report`` (table, chart), ``run``
+(the loop), ``ray_pipeline`` (``--ray``: the same job as a Ray Data pipeline over
+model replicas), ``tiny`` (a tiny random model for tests and benchmarks).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 from causal_oracle.clients.engine import PROFILES
 from causal_oracle.clients.evaluate.baselines import BASELINES
 from causal_oracle.clients.evaluate.data import ALL_TASKS
+from causal_oracle.clients.evaluate.engines import ENGINES
 from causal_oracle.clients.evaluate.run import EvalConfig, run_eval
 from causal_oracle.clients.evaluate.runner import DTYPES, MODES
 from causal_oracle.clients.progress import progress_bar
@@ -69,6 +72,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      template=Path(args.template) if args.template else None,
                      max_new_tokens=args.max_new_tokens, limit=args.limit, server=args.server,
                      profile=args.profile, answer_words=args.answer_words, fresh=args.fresh,
+                     engine=args.engine, stop=tuple(args.stop or ()), ray=args.ray,
+                     replicas=args.replicas, graders=args.graders,
                      progress=_progress if show else None)
     if cfg.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
@@ -105,6 +110,24 @@ def add_cli_commands(subparsers: Any) -> None:
                    help="only these tasks, comma-separated: " + ", ".join(ALL_TASKS))
     p.add_argument("--server", metavar="HOST:PORT",
                    help="score through the gRPC service instead of in-process")
+    p.add_argument("--engine", choices=ENGINES, default="hf",
+                   help="hf: Hugging Face transformers in this process (CPU or GPU); vllm: "
+                        "vLLM's offline engine with prefix caching (CUDA GPU, the vllm "
+                        "extra) (default: hf)")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="run as a Ray Data pipeline: model replicas (one per GPU, else CPU "
+                        "actors) predict and score batches; ADDRESS of a running cluster "
+                        "(e.g. auto, ray://host:10001), or none for a local one (the ray "
+                        "extra)")
+    p.add_argument("--replicas", type=int, default=None,
+                   help="with --ray: model replicas (default: one per GPU; without GPUs, "
+                        "half the CPUs)")
+    p.add_argument("--graders", type=int, default=None,
+                   help="with --ray: CPU actors that score the answers with the oracle, a "
+                        "stage after the replicas (default: one per GPU replica; 0, the "
+                        "default without GPUs: score inside the replicas)")
+    p.add_argument("--stop", action="append", metavar="TEXT",
+                   help="generate mode: end an answer at TEXT (repeatable; both engines)")
     p.add_argument("--mode", choices=MODES, default="logits",
                    help="logits: compare the answer words' next-token probability (yes/no "
                         "tasks; open answers are always generated); generate: greedy "

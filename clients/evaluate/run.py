@@ -30,10 +30,11 @@ from typing import Any
 
 from causal_oracle.clients.evaluate.baselines import BASELINES, Baseline, Reference
 from causal_oracle.clients.evaluate.data import CORR2CAUSE, Item, load_items
+from causal_oracle.clients.evaluate.engines import Engine, make_engine
 from causal_oracle.clients.evaluate.metrics import compute_metrics
 from causal_oracle.clients.evaluate.prompts import ANSWER_WORDS, Prompter
 from causal_oracle.clients.evaluate.report import bar_chart, markdown_table
-from causal_oracle.clients.evaluate.runner import MODES, HFRunner, Output, plan_batches
+from causal_oracle.clients.evaluate.runner import MODES, Output, plan_batches
 from causal_oracle.clients.evaluate.scoring import make_scorer, meta_of
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
 from causal_oracle.parser.task_answers import parse_answer
@@ -62,6 +63,12 @@ class EvalConfig:
     profile: str = "corr2cause"
     answer_words: tuple[str, str] = ANSWER_WORDS
     fresh: bool = False
+    engine: str = "hf"               # hf or vllm (engines.ENGINES)
+    stop: tuple[str, ...] = ()       # generate mode: cut answers at these strings
+    ray: str | None = None           # run as a Ray Data pipeline on this cluster
+    replicas: int | None = None      # Ray: model replicas (default: one per GPU, else CPUs/2)
+    graders: int | None = None       # Ray: CPU oracle actors (default: replicas with GPUs,
+                                     # else 0 = grade inside the replicas)
     progress: Progress | None = field(default=None, repr=False)
 
     def results_path(self) -> Path:
@@ -143,7 +150,8 @@ def _fingerprint(cfg: EvalConfig, prompter: Prompter) -> dict[str, Any]:
     return {"model": cfg.model, "data": str(cfg.data), "mode": cfg.mode, "seed": cfg.seed,
             "dtype": cfg.dtype, "max_new_tokens": cfg.max_new_tokens,
             "answer_words": list(cfg.answer_words), "profile": cfg.profile,
-            "template_sha256": hashlib.sha256(template.encode()).hexdigest()[:16]}
+            "template_sha256": hashlib.sha256(template.encode()).hexdigest()[:16],
+            **({"stop": list(cfg.stop)} if cfg.stop else {})}
 
 
 def _load_results(path: Path, fingerprint: dict[str, Any], fresh: bool
@@ -182,40 +190,72 @@ def _effective_mode(cfg: EvalConfig, item: Item) -> tuple[str, int]:
     return "generate", cfg.max_new_tokens or default
 
 
-def run_eval(cfg: EvalConfig) -> dict[str, Any]:
-    """Run the evaluation described by ``cfg`` and write its outputs; returns the report."""
+@dataclass
+class Job:
+    """What every way of running an evaluation shares: the items, the oracle, the
+    results file and the items still to predict."""
+
+    cfg: EvalConfig
+    prompter: Prompter
+    items: list[Item]
+    scorer: Any
+    fingerprint: dict[str, Any]
+    results_path: Path
+    done: dict[str, dict[str, Any]]
+    pending: list[Item]
+    started: float
+    #: rows of the data left out as unreadable ("line N: why"), reported as a warning
+    skipped: list[str] = field(default_factory=list)
+
+
+def prepare(cfg: EvalConfig) -> Job:
+    """Check ``cfg``, read the items, open (or resume) the results file."""
     if cfg.mode not in MODES:
         raise InputError(f"unknown mode {cfg.mode!r}; expected one of {', '.join(MODES)}")
-    wall = time.perf_counter()
+    started = time.perf_counter()
     prompter = Prompter.from_file(cfg.template)
     skipped: list[str] = []
     items = load_items(cfg.data, cfg.tasks, cfg.limit, skipped)
     scorer = make_scorer(cfg.server, cfg.profile)
-    t0 = time.perf_counter()
-    refs = references(items, scorer)
-    reference_seconds = time.perf_counter() - t0
-
     cfg.report.parent.mkdir(parents=True, exist_ok=True)
     fingerprint = _fingerprint(cfg, prompter)
     results_path = cfg.results_path()
     done = _load_results(results_path, fingerprint, cfg.fresh)
     pending = [item for item in items if item.key not in done]
+    return Job(cfg, prompter, items, scorer, fingerprint, results_path, done, pending, started,
+               skipped)
+
+
+def run_eval(cfg: EvalConfig) -> dict[str, Any]:
+    """Run the evaluation described by ``cfg`` and write its outputs; returns the report.
+
+    With ``cfg.ray`` set the job runs as a Ray Data pipeline (``ray_pipeline``)."""
+    if cfg.ray is not None:
+        from causal_oracle.clients.evaluate.ray_pipeline import run_ray
+
+        return run_ray(cfg)
+    job = prepare(cfg)
+    items, scorer, pending, done = job.items, job.scorer, job.pending, job.done
+    t0 = time.perf_counter()
+    refs = references(items, scorer)
+    reference_seconds = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    runner: Baseline | HFRunner
+    runner: Baseline | Engine
     if cfg.model in BASELINES:
         runner = Baseline(cfg.model, items, refs, cfg.seed)
     else:
-        runner = HFRunner(cfg.model, device=cfg.device, dtype=cfg.dtype, seed=cfg.seed,
-                          answer_words=cfg.answer_words)
+        runner = make_engine(cfg.engine, cfg.model, device=cfg.device, dtype=cfg.dtype,
+                             seed=cfg.seed, answer_words=cfg.answer_words, stop=cfg.stop)
     load_seconds = time.perf_counter() - t0
 
-    model_seconds = 0.0
+    model_seconds = score_seconds = 0.0
     tokens_in = tokens_out = finished = 0
     start = time.perf_counter()
-    with results_path.open("a", encoding="utf-8") as sink:
+    with job.results_path.open("a", encoding="utf-8") as sink:
         def emit(batch: list[Item], outputs: list[Output]) -> None:
-            nonlocal finished, tokens_in, tokens_out
+            nonlocal finished, tokens_in, tokens_out, score_seconds
+            t = time.perf_counter()
             for item, output in zip(batch, outputs, strict=True):
                 rec = score(item, refs[item.key], output, scorer)
                 rec["mode"] = "baseline" if isinstance(runner, Baseline) else \
@@ -225,6 +265,7 @@ def run_eval(cfg: EvalConfig) -> dict[str, Any]:
                 tokens_in += output.tokens_in
                 tokens_out += output.tokens_out
             sink.flush()
+            score_seconds += time.perf_counter() - t
             finished += len(batch)
             if cfg.progress:
                 cfg.progress(finished, len(pending), time.perf_counter() - start,
@@ -238,50 +279,82 @@ def run_eval(cfg: EvalConfig) -> dict[str, Any]:
                 model_seconds += time.perf_counter() - t
                 emit(batch, outputs)
         else:
-            groups: dict[tuple[str, int], list[Item]] = {}
-            for item in pending:
-                groups.setdefault(_effective_mode(cfg, item), []).append(item)
-            for (mode, new_tokens), group in sorted(groups.items()):
-                prompts = [prompter.render(item) for item in group]
-                lengths = runner.token_lengths(prompts)
-                for batch_ids in plan_batches(lengths, cfg.batch_size, cfg.max_batch_tokens):
-                    batch_prompts = [prompts[i] for i in batch_ids]
-                    t = time.perf_counter()
-                    outputs = (runner.logits(batch_prompts) if mode == "logits"
-                               else runner.generate(batch_prompts, new_tokens))
-                    model_seconds += time.perf_counter() - t
-                    emit([group[i] for i in batch_ids], outputs)
+            for (mode, new_tokens), group, batch_ids, prompts in plan_job(
+                    cfg, job.prompter, pending, runner.token_lengths):
+                t = time.perf_counter()
+                outputs = (runner.logits(prompts) if mode == "logits"
+                           else runner.generate(prompts, new_tokens))
+                model_seconds += time.perf_counter() - t
+                emit([group[i] for i in batch_ids], outputs)
     run_seconds = time.perf_counter() - start
+    timing = {"items_run": finished, "model_seconds": model_seconds,
+              "score_seconds": score_seconds + reference_seconds, "run_seconds": run_seconds,
+              "load_seconds": load_seconds, "reference_seconds": reference_seconds,
+              "tokens_in": tokens_in, "tokens_out": tokens_out}
+    return finish(job, timing, runner.describe())
 
-    records = [done[item.key] for item in items]
+
+def plan_job(cfg: EvalConfig, prompter: Prompter, pending: list[Item],
+             token_lengths: Callable[[list[str]], list[int]]
+             ) -> list[tuple[tuple[str, int], list[Item], list[int], list[str]]]:
+    """The model's batches: items grouped by how they are answered (mode, new tokens),
+    each group packed by ``plan_batches``; one (mode key, group, indices into the group,
+    rendered prompts) per batch, in the order the single-process loop runs them."""
+    groups: dict[tuple[str, int], list[Item]] = {}
+    for item in pending:
+        groups.setdefault(_effective_mode(cfg, item), []).append(item)
+    out = []
+    for key, group in sorted(groups.items()):
+        prompts = [prompter.render(item) for item in group]
+        lengths = token_lengths(prompts)
+        for batch_ids in plan_batches(lengths, cfg.batch_size, cfg.max_batch_tokens):
+            out.append((key, group, batch_ids, [prompts[i] for i in batch_ids]))
+    return out
+
+
+def finish(job: Job, timing: dict[str, Any], runner: dict[str, Any]) -> dict[str, Any]:
+    """Metrics over every result (resumed ones too) and the report files.
+
+    ``timing`` holds items_run, model_seconds, score_seconds (the oracle: references
+    and grading), run_seconds, load_seconds, reference_seconds, tokens_in/out, and
+    optionally busy_seconds and blocking_score_seconds: ``score_share``, the share of
+    the time the model waits for the oracle, is blocking / busy — by default the
+    oracle's seconds over the wall time; under Ray, the oracle's seconds inside the
+    replicas over the replicas' summed time (0 when graders score beside them)."""
+    cfg, items = job.cfg, job.items
+    records = [job.done[item.key] for item in items]
     metrics = compute_metrics(records)
+    finished, model_seconds = timing["items_run"], timing["model_seconds"]
+    run_seconds, tokens = timing["run_seconds"], timing["tokens_in"] + timing["tokens_out"]
+    wall = time.perf_counter() - job.started
+    busy = timing.get("busy_seconds", wall)
+    blocking = timing.get("blocking_score_seconds", timing["score_seconds"])
     timing = {
         "items_run": finished, "items_resumed": len(items) - finished,
-        "model_seconds": round(model_seconds, 4), "run_seconds": round(run_seconds, 4),
-        "load_seconds": round(load_seconds, 4),
-        "reference_seconds": round(reference_seconds, 4),
-        "wall_seconds": round(time.perf_counter() - wall, 4),
-        "tokens_in": tokens_in, "tokens_out": tokens_out,
+        **{k: round(timing[k], 4) for k in ("model_seconds", "run_seconds", "load_seconds",
+                                            "reference_seconds", "score_seconds")},
+        "wall_seconds": round(wall, 4),
+        "score_share": round(blocking / busy, 4) if busy else 0.0,
+        "tokens_in": timing["tokens_in"], "tokens_out": timing["tokens_out"],
         "items_per_s": round(finished / model_seconds, 3) if model_seconds else 0.0,
-        "tokens_per_s": round((tokens_in + tokens_out) / model_seconds, 3)
-        if model_seconds else 0.0,
+        "tokens_per_s": round(tokens / model_seconds, 3) if model_seconds else 0.0,
         "items_per_s_end_to_end": round(finished / run_seconds, 3) if run_seconds else 0.0,
     }
-    config = {**fingerprint, "tasks": list(cfg.tasks) if cfg.tasks else None,
+    config = {**job.fingerprint, "tasks": list(cfg.tasks) if cfg.tasks else None,
               "batch_size": cfg.batch_size, "max_batch_tokens": cfg.max_batch_tokens,
               "device": cfg.device, "limit": cfg.limit, "template": str(cfg.template)
               if cfg.template else None, "server": cfg.server,
-              "scorer": getattr(scorer, "name", type(scorer).__name__),
-              "runner": runner.describe()}
+              "scorer": getattr(job.scorer, "name", type(job.scorer).__name__),
+              "runner": runner}
     report: dict[str, Any] = {
         "config": config, "timing": timing, "metrics": metrics,
-        "files": {"results": str(results_path),
+        "files": {"results": str(job.results_path),
                   "table": str(cfg.report.with_suffix(".md")),
                   "chart": str(cfg.report.with_suffix(".png"))},
-        "oracle_errors": [{"id": item.key, "row": item.row, "error": refs[item.key].error}
-                          for item in items if refs[item.key].error],
-        "warnings": [f"{len(skipped)} unreadable rows left out, first: {skipped[0]}"]
-        if skipped else [],
+        "oracle_errors": [{"id": rec["id"], "row": rec["row"], "error": rec["oracle_error"]}
+                          for rec in records if rec.get("oracle_error")],
+        "warnings": [f"{len(job.skipped)} unreadable rows left out, first: {job.skipped[0]}"]
+        if job.skipped else [],
     }
     warning = bar_chart(report, cfg.report.with_suffix(".png"))
     if warning:
@@ -294,4 +367,5 @@ def run_eval(cfg: EvalConfig) -> dict[str, Any]:
     return report
 
 
-__all__ = ["EvalConfig", "read_yes_no", "references", "run_eval", "score"]
+__all__ = ["EvalConfig", "Job", "finish", "plan_job", "prepare", "read_yes_no", "references",
+           "run_eval", "score"]

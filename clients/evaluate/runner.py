@@ -79,6 +79,33 @@ def plan_batches(lengths: Sequence[int], batch_size: int,
     return batches
 
 
+def answer_token_ids(tokenizer: Any, word: str) -> list[int]:
+    """First token ids of ``word`` with and without a leading space (deduplicated),
+    never the unknown token; ``InputError`` when the vocabulary has neither."""
+    ids: list[int] = []
+    for variant in (" " + word.strip(), word.strip()):
+        encoded = tokenizer.encode(variant, add_special_tokens=False)
+        if encoded and encoded[0] not in ids and encoded[0] != tokenizer.unk_token_id:
+            ids.append(encoded[0])
+    if not ids:
+        raise InputError(f"the answer word {word!r} is not in the model's vocabulary")
+    return ids
+
+
+def cut_at_stop(text: str, stop: Sequence[str]) -> str:
+    """``text`` up to (without) the earliest stop string, as vLLM returns it.
+
+    >>> cut_at_stop("Yes.\\nBecause", ["\\n", "."])
+    'Yes'
+    """
+    cut = len(text)
+    for s in stop:
+        at = text.find(s) if s else -1
+        if 0 <= at < cut:
+            cut = at
+    return text[:cut]
+
+
 def _import_torch() -> tuple[Any, Any]:
     try:
         import torch
@@ -110,7 +137,8 @@ class HFRunner:
     """A Hugging Face causal LM (a local directory or a hub id) and its tokenizer."""
 
     def __init__(self, model: str, *, device: str = "auto", dtype: str = "auto",
-                 seed: int = 0, answer_words: Sequence[str] = ANSWER_WORDS) -> None:
+                 seed: int = 0, answer_words: Sequence[str] = ANSWER_WORDS,
+                 stop: Sequence[str] = ()) -> None:
         local = Path(model).expanduser()
         if model.startswith((".", "/", "~")) and not local.is_dir():
             raise InputError(f"no such model directory: {model}")
@@ -138,25 +166,15 @@ class HFRunner:
         self.name = model
         # the lm head on the last position only (transformers >= 4.50 models accept it)
         self._keeps_logits = "logits_to_keep" in inspect.signature(net.forward).parameters
+        self.stop = tuple(s for s in stop if s)
         self.answer_words = tuple(answer_words)
-        self.answer_ids = tuple(self._word_ids(w) for w in self.answer_words)
+        self.answer_ids = tuple(answer_token_ids(self.tokenizer, w) for w in self.answer_words)
         if set(self.answer_ids[0]) & set(self.answer_ids[1]):
             raise InputError(f"the answer words {self.answer_words[0]!r} and "
                              f"{self.answer_words[1]!r} share a first token")
 
-    def _word_ids(self, word: str) -> list[int]:
-        """First token ids of the word with and without a leading space (deduplicated)."""
-        ids: list[int] = []
-        for variant in (" " + word.strip(), word.strip()):
-            encoded = self.tokenizer.encode(variant, add_special_tokens=False)
-            if encoded and encoded[0] not in ids and encoded[0] != self.tokenizer.unk_token_id:
-                ids.append(encoded[0])
-        if not ids:
-            raise InputError(f"the answer word {word!r} is not in the model's vocabulary")
-        return ids
-
     def describe(self) -> dict[str, Any]:
-        return {"model": self.name, "device": self.device, "dtype": str(self.dtype),
+        return {"engine": "hf", "model": self.name, "device": self.device, "dtype": str(self.dtype),
                 "answer_words": list(self.answer_words),
                 "parameters": sum(p.numel() for p in self.model.parameters())}
 
@@ -193,6 +211,8 @@ class HFRunner:
         torch = self.torch
         enc = self._encode(prompts)
         width = enc["input_ids"].shape[1]
+        # stop strings cut the text afterwards (transformers' own ``stop_strings`` cannot
+        # read every tokenizer's vocabulary, e.g. a word-level one)
         with torch.inference_mode():
             seqs = self.model.generate(**enc, max_new_tokens=max_new_tokens, do_sample=False,
                                        num_beams=1, pad_token_id=self.tokenizer.pad_token_id)
@@ -204,5 +224,6 @@ class HFRunner:
             if eos is not None and eos in ids:
                 ids = ids[:ids.index(eos) + 1]
             text = self.tokenizer.decode(ids, skip_special_tokens=True)
+            text = cut_at_stop(text, self.stop)  # as vLLM returns it
             out.append(Output(text.strip(), None, None, int(length), len(ids)))
         return out

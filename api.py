@@ -322,7 +322,8 @@ def audit(source: str | os.PathLike[str] | Iterable[dict[str, Any]], *,
     Parameters
     ----------
     source : path or iterable of dict
-        A JSONL or CSV file, or rows in memory.  Corr2Cause rows have
+        Any source ``causal-oracle audit`` reads (JSON lines or array, CSV/TSV, Parquet, a
+        ``datasets`` folder), or rows in memory.  Corr2Cause rows have
         ``premise``/``hypothesis``/``label`` (the generator's layout) or
         ``input``/``label`` (the published layout); CI-Bench and IE rows have
         ``task``, ``prompt`` and ``truth``/``label``; CLEAR rows have

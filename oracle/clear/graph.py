@@ -20,7 +20,7 @@ edges.  Every loop over paths checks the cooperative budget.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.clear.model import Mark, MixedGraph, Walk
@@ -38,27 +38,26 @@ def spouses(g: MixedGraph, v: str) -> set[str]:
     return {w for e in g.bidirected if v in e for w in e if w != v}
 
 
-def ancestors(g: MixedGraph, nodes: Iterable[str]) -> set[str]:
-    """Proper ancestors of a node set (those with a directed path of length ≥ 1)."""
+def _reach(g: MixedGraph, nodes: Iterable[str],
+           step: Callable[[MixedGraph, str], Iterable[str]]) -> set[str]:
+    """Nodes reached from ``nodes`` by one or more ``step``s (``nodes`` only if on a cycle)."""
     out: set[str] = set()
-    stack = [p for v in nodes for p in parents(g, v)]
+    stack = [w for v in nodes for w in step(g, v)]
     while stack:
         v = stack.pop()
         if v not in out:
             out.add(v)
-            stack.extend(parents(g, v))
+            stack.extend(step(g, v))
     return out
+
+
+def ancestors(g: MixedGraph, nodes: Iterable[str]) -> set[str]:
+    """Proper ancestors of a node set (those with a directed path of length ≥ 1)."""
+    return _reach(g, nodes, parents)
 
 
 def descendants(g: MixedGraph, nodes: Iterable[str]) -> set[str]:
-    out: set[str] = set()
-    stack = [c for v in nodes for c in children(g, v)]
-    while stack:
-        v = stack.pop()
-        if v not in out:
-            out.add(v)
-            stack.extend(children(g, v))
-    return out
+    return _reach(g, nodes, children)
 
 
 def steps(g: MixedGraph, v: str) -> Iterator[tuple[Mark, str]]:

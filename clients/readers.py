@@ -357,7 +357,8 @@ class Source:
 
     path: Path
     files: list[tuple[Path, Format]] = field(default_factory=list)
-    _shared_lines: bool | None = field(default=None, repr=False)
+    #: the records of a lone JSON-array file, decoded once (``unit`` needs them all)
+    _array: list[Record] | None = field(default=None, repr=False)
 
     @property
     def format(self) -> Format:
@@ -375,10 +376,8 @@ class Source:
         if self.binary or len(self.files) > 1:
             return "record"
         if self.format is Format.JSON_ARRAY:
-            if self._shared_lines is None:
-                refs = [r.ref for r in _json_array(self.files[0][0])]
-                self._shared_lines = len(set(refs)) != len(refs)
-            if self._shared_lines:
+            refs = [r.ref for r in self._file_records(*self.files[0])]
+            if len(set(refs)) != len(refs):
                 return "record"
         return "line"
 
@@ -425,10 +424,13 @@ class Source:
                 total += sum(1 for _ in self._file_records(file, fmt))
         return total
 
-    @staticmethod
-    def _file_records(file: Path, fmt: Format) -> Iterator[Record]:
+    def _file_records(self, file: Path, fmt: Format) -> Iterator[Record]:
         if fmt is Format.JSONL:
             yield from _jsonl(file)
+        elif fmt is Format.JSON_ARRAY and len(self.files) == 1:
+            if self._array is None:
+                self._array = list(_json_array(file))
+            yield from self._array
         elif fmt is Format.JSON_ARRAY:
             yield from _json_array(file)
         elif fmt is Format.DELIMITED:

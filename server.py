@@ -61,8 +61,8 @@ from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 log = logging.getLogger("causal_oracle.server")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Oracle"].full_name
-DEFAULT_GRACE_S = 10.0
-DEFAULT_CACHE_ITEMS = 32_768
+DEFAULT_GRACE_S = 10.0  # clients/serve_cli.py declares the same default for --grace
+DEFAULT_CACHE_ITEMS = svc.DEFAULT_CACHE_ITEMS
 MAX_RECEIVE_BYTES = 16 * 1024 * 1024  # gRPC message limits (explicit, not the defaults)
 MAX_SEND_BYTES = 64 * 1024 * 1024
 MAX_BATCH_ITEMS = 65_536  # items in one VerifyBatch/AnswerBatch message

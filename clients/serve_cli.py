@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from causal_oracle.oracle.service import DEFAULT_BUDGET_S as DEFAULT_SOLVER_BUDGET_S
+from causal_oracle.oracle.service import DEFAULT_CACHE_ITEMS
+
 DEFAULT_PORT = 50051
-DEFAULT_GRACE_S = 10.0
-DEFAULT_SOLVER_BUDGET_S = 60.0  # per item, whatever the deadline
-DEFAULT_CACHE_ITEMS = 32_768  # responses kept on the event loop for repeated items
+DEFAULT_GRACE_S = 10.0  # server.DEFAULT_GRACE_S (not imported: it would load gRPC)
 
 
 def _int_in(low: int, high: int | None) -> Callable[[str], int]:

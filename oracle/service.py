@@ -81,6 +81,7 @@ from causal_oracle.parser.ie import parse_ie
 from causal_oracle.parser.task_answers import parse_answer, parse_corr2cause_answer
 
 DEFAULT_BUDGET_S = 60.0  # per item, in-process and in the server alike
+DEFAULT_CACHE_ITEMS = 32_768  # items kept per cache (here, and the server's response cache)
 TASKS = ("CP", "BA", "FI", "CI", "IE")
 CLEAR = "CLEAR"  # the CLEAR benchmark's graph questions (oracle.clear.entry)
 ALL_TASKS = (*TASKS, CLEAR)
@@ -99,7 +100,7 @@ class Limits:
     statements: int = 4096
     variables: int = MAX_VARIABLES
     budget_s: float | None = DEFAULT_BUDGET_S
-    cache_items: int = 32_768
+    cache_items: int = DEFAULT_CACHE_ITEMS
 
 
 # ---- caches -------------------------------------------------------------------------------
@@ -427,6 +428,7 @@ class Service:
         if self._is_clear(prompt, task):
             from causal_oracle.oracle.clear import entry
 
+            self.check_text(prompt, "prompt")
             with budget(self.limits.budget_s):
                 out = entry.answer(prompt)
                 if model_answer is not None:
@@ -448,6 +450,7 @@ class Service:
         if self._is_clear(prompt, task):
             from causal_oracle.oracle.clear import entry
 
+            self.check_text(prompt, "prompt")
             with budget(self.limits.budget_s):
                 return {**entry.grade(prompt, text), "certificate_checked": True}
         question = self.parse_question(prompt, task)
@@ -455,7 +458,6 @@ class Service:
 
     def _is_clear(self, prompt: str, task: str | None) -> bool:
         """A CLEAR question: named so, or (no task given) opening like a CLEAR graph."""
-        self.check_text(prompt, "prompt")
         if task:
             return task.upper() == CLEAR
         from causal_oracle.parser.clear import looks_like_clear
@@ -494,7 +496,7 @@ def default() -> Service:
     return DEFAULT
 
 
-__all__ = ["ALL_TASKS", "CLEAR", "DEFAULT_BUDGET_S", "TASKS", "UNREADABLE",
+__all__ = ["ALL_TASKS", "CLEAR", "DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "TASKS", "UNREADABLE",
            "CertificateRejected", "Limits",
            "Service", "TaskCertificateRejected", "VerifyResult", "answer_json", "answer_text",
            "configure", "default", "grade_answer", "task_graph"]

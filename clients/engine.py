@@ -14,6 +14,7 @@ from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.service import (
     UNREADABLE,
     CertificateRejected,
+    FastVerdict,
     VerifyResult,
     default,
     grade_answer,
@@ -49,11 +50,17 @@ def verify_input(text: str, profile: str | Profile = Profile.CORR2CAUSE) -> Veri
     return default().verify_input(text, profile)
 
 
+def label_fast(premise: str, hypothesis: str,
+               profile: Profile = Profile.CORR2CAUSE) -> FastVerdict | None:
+    """A bulk item's label off its premise's relation tables, or None: call ``verify``."""
+    return default().label_fast(premise, hypothesis, profile)
+
+
 def cache_clear() -> None:
     """Empty the default service's caches (for uncached measurements)."""
     default().caches.clear()
 
 
-__all__ = ["PROFILES", "UNREADABLE", "CertificateRejected", "VerifyResult", "cache_clear",
-           "grade_answer", "hypothesis_of", "premise_of", "verify", "verify_input",
-           "verify_objects"]
+__all__ = ["PROFILES", "UNREADABLE", "CertificateRejected", "FastVerdict", "VerifyResult",
+           "cache_clear", "grade_answer", "hypothesis_of", "label_fast", "premise_of", "verify",
+           "verify_input", "verify_objects"]

@@ -49,7 +49,8 @@ from dataclasses import dataclass
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.labels import Verdict
-from causal_oracle.oracle.relations import Profile, holds_in_members
+from causal_oracle.oracle.relation_table import table_of
+from causal_oracle.oracle.relations import Profile, reading
 from causal_oracle.oracle.statements import Hypothesis, RelationKind, SurfaceForm
 
 
@@ -109,10 +110,11 @@ def _matches(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict,
                  if p != q and (p, q) != own[:2] and not (symmetric and (q, p) == own[:2])
                  and not (symmetric and p > q)]
     questions += [(kind, own[0], own[1]) for kind in RelationKind if kind is not hypothesis.kind]
+    table = table_of(analysis)
     for kind, p, q in questions:
         checkpoint()
         form = hypothesis.form if kind is hypothesis.kind else DEFAULT_FORM[kind]
-        k = sum(holds_in_members(analysis.members, kind, form, p, q, profile))
+        k = table.count(reading(kind, form, profile), p, q)
         if gold_prob is not None:
             fits = round(k / size, 2) == round(gold_prob, 2)
         elif gold_relation is not None:

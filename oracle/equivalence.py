@@ -136,16 +136,19 @@ def _correlation_conflicts(premise: Premise) -> list[Conflict]:
 def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
     listed = {s.key: s for s in premise.independences}
     out = []
-    unexplained = []
-    for key in sorted(listed):
-        checkpoint()
-        if not d_separated(candidate, *key):
-            unexplained.append(key)
+    # one pass over the candidate's d-separations (adjacent pairs are never separated)
+    separated = set()
     missing = []
     for key in separations(candidate):
+        separated.add(key)
         if key not in listed:
             missing.append(key)
             break  # one is enough to empty the class
+    unexplained = []
+    for key in sorted(listed):
+        checkpoint()
+        if key not in separated and (missing or not d_separated(candidate, *key)):
+            unexplained.append(key)
     for key in unexplained:
         path = tuple(open_path(candidate, *key) or ())
         out.append(Conflict(

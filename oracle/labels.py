@@ -22,7 +22,8 @@ from causal_oracle.oracle.certificate import Certificate, ConflictEvidence
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.graph import Dag
-from causal_oracle.oracle.relations import Profile, Witness, holds, holds_in_members, witness
+from causal_oracle.oracle.relation_table import table_of
+from causal_oracle.oracle.relations import Profile, Witness, reading, witness
 from causal_oracle.oracle.sat_labels import ClassSolver
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 
@@ -59,17 +60,11 @@ def resolve_pair(analysis: ClassAnalysis, hypothesis: Hypothesis) -> tuple[int, 
 #: common effect reached by disjoint paths, which is a common descendant; an ancestor
 #: that is not a parent has a path through a mediator), so binary labels are ordered too.
 _STRENGTH = {Profile.STRICT: 0, Profile.COMPELLED: 0, Profile.CORR2CAUSE: 1, Profile.LOOSE: 2}
-_STRICT_LIKE = (Profile.STRICT, Profile.COMPELLED)
 
 
 def _same_reading(kind: RelationKind, form: SurfaceForm, a: Profile, b: Profile) -> bool:
-    """Whether profiles ``a`` and ``b`` define the relation identically (see relations)."""
-    if kind is RelationKind.DIRECT_CAUSE:
-        return True
-    if kind is RelationKind.INDIRECT_CAUSE:
-        literal = form is SurfaceForm.CAUSE_NOT_DIRECT
-        return not literal or (a in _STRICT_LIKE) == (b in _STRICT_LIKE)
-    return a is b or (a in _STRICT_LIKE and b in _STRICT_LIKE)
+    """Whether profiles ``a`` and ``b`` define the relation identically (``relations.reading``)."""
+    return reading(kind, form, a) is reading(kind, form, b)
 
 
 def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
@@ -94,7 +89,8 @@ def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
     if not analysis.listed:
         return _label_by_sat(analysis, hypothesis, profile, base)
     members = analysis.members
-    chosen = holds_in_members(members, kind, form, p, q, profile)
+    table = table_of(analysis)
+    chosen = table.column(reading(kind, form, profile), p, q)
     by_profile: dict[str, int | None] = {}
     mine = int(all(chosen))
     for prof in Profile:
@@ -107,7 +103,8 @@ def label(analysis: ClassAnalysis, hypothesis: Hypothesis,
         elif _STRENGTH[prof] > _STRENGTH[profile] and mine:
             by_profile[prof.value] = 1  # a looser reading holds wherever this one does
         else:
-            by_profile[prof.value] = int(all(holds(m, kind, form, p, q, prof) for m in members))
+            by_profile[prof.value] = int(
+                table.count(reading(kind, form, prof), p, q) == len(members))
     holds_in = sum(chosen)
     size = analysis.size
     relation = ENTAILMENT if holds_in == size else CONTRADICTION if holds_in == 0 else NEUTRAL

@@ -26,9 +26,8 @@ means the relation fails; the checker then re-derives the absence itself.
 from __future__ import annotations
 
 import enum
-from functools import lru_cache
 
-from causal_oracle.oracle.graph import Dag, bits, children_of, directed_path, reach_from
+from causal_oracle.oracle.graph import Dag, bits, directed_path, reach_from
 from causal_oracle.oracle.statements import RelationKind, SurfaceForm
 
 Witness = tuple[tuple[int, ...], ...]
@@ -50,6 +49,48 @@ class Profile(enum.Enum):
     #: CPDAG's directed (compelled) edges — see ``oracle.compelled``.  In a single DAG
     #: it reads exactly like ``STRICT``.
     COMPELLED = "compelled"
+
+
+class Reading(enum.Enum):
+    """The formal relation a hypothesis names under a profile: the one map from
+    (relation kind, surface form, profile) to a graph property of (P, Q).
+
+    ``EDGE`` P → Q.  ``MEDIATED`` a directed path P → C ⇝ Q through a mediator C (an
+    edge P → Q may exist too).  ``ANCESTOR_NOT_PARENT`` a directed path and no edge.
+    ``COMMON_CHILD`` / ``COMMON_PARENT`` a C ∉ {P, Q} with P → C ← Q / P ← C → Q.
+    ``COMMON_DESCENDANT`` / ``COMMON_ANCESTOR`` a C ∉ {P, Q} reachable from both /
+    reaching both.  ``DISJOINT_EFFECT`` / ``DISJOINT_CAUSE`` the same by two directed
+    paths that share only C (C is reached from P avoiding Q and from Q avoiding P).
+    """
+
+    EDGE = "edge"
+    MEDIATED = "mediated"
+    ANCESTOR_NOT_PARENT = "ancestor_not_parent"
+    COMMON_CHILD = "common_child"
+    COMMON_PARENT = "common_parent"
+    COMMON_DESCENDANT = "common_descendant"
+    COMMON_ANCESTOR = "common_ancestor"
+    DISJOINT_EFFECT = "disjoint_effect"
+    DISJOINT_CAUSE = "disjoint_cause"
+
+
+def reading(kind: RelationKind, form: SurfaceForm, profile: Profile) -> Reading:
+    """What the hypothesis ``kind``/``form`` means under ``profile`` (module docstring).
+
+    >>> reading(RelationKind.COMMON_EFFECT, SurfaceForm.COLLIDER_EXISTS, Profile.STRICT)
+    <Reading.COMMON_CHILD: 'common_child'>
+    """
+    if kind is RelationKind.DIRECT_CAUSE:
+        return Reading.EDGE
+    if kind is RelationKind.INDIRECT_CAUSE:
+        return (Reading.ANCESTOR_NOT_PARENT if _literal_not_direct(profile, form)
+                else Reading.MEDIATED)
+    downward = kind is RelationKind.COMMON_EFFECT
+    if _strict(profile):
+        return Reading.COMMON_CHILD if downward else Reading.COMMON_PARENT
+    if profile is Profile.LOOSE:
+        return Reading.COMMON_DESCENDANT if downward else Reading.COMMON_ANCESTOR
+    return Reading.DISJOINT_EFFECT if downward else Reading.DISJOINT_CAUSE
 
 
 def _strict(profile: Profile) -> bool:
@@ -114,27 +155,30 @@ def _cut_disjoint(dag: Dag, p: int, q: int, c: int, downward: bool) -> Witness:
 def witness(dag: Dag, kind: RelationKind, form: SurfaceForm, p: int, q: int,
             profile: Profile = Profile.CORR2CAUSE) -> Witness | None:
     """The relation's witness in ``dag``, or ``None`` when it does not hold."""
-    if kind is RelationKind.DIRECT_CAUSE:
+    r = reading(kind, form, profile)
+    if r is Reading.EDGE:
         return ((p, q),) if dag.has_edge(p, q) else None
-    if kind is RelationKind.INDIRECT_CAUSE:
-        if _literal_not_direct(profile, form):
-            if dag.has_edge(p, q):
-                return None
-            path = directed_path(dag, p, q)
-            return (tuple(path),) if path else None
-        path = _indirect_path(dag, p, q)
-        return (path,) if path else None
-    downward = kind is RelationKind.COMMON_EFFECT
-    if _strict(profile):
+    if r is Reading.ANCESTOR_NOT_PARENT:
+        if dag.has_edge(p, q):
+            return None
+        path = directed_path(dag, p, q)
+        return (tuple(path),) if path else None
+    if r is Reading.MEDIATED:
+        found = _indirect_path(dag, p, q)
+        return (found,) if found else None
+    downward = r in (Reading.COMMON_CHILD, Reading.COMMON_DESCENDANT, Reading.DISJOINT_EFFECT)
+    if r in (Reading.COMMON_CHILD, Reading.COMMON_PARENT):
         if downward:
             shared = dag.children()[p] & dag.children()[q]
         else:
             shared = dag.parents[p] & dag.parents[q]
+        shared &= ~((1 << p) | (1 << q))
         if not shared:
             return None
         c = next(bits(shared))
         return ((p, c), (q, c)) if downward else ((c, p), (c, q))
-    return _common(dag, p, q, downward, disjoint=profile is Profile.CORR2CAUSE)
+    return _common(dag, p, q, downward,
+                   disjoint=r in (Reading.DISJOINT_EFFECT, Reading.DISJOINT_CAUSE))
 
 
 def holds(dag: Dag, kind: RelationKind, form: SurfaceForm, p: int, q: int,
@@ -144,74 +188,26 @@ def holds(dag: Dag, kind: RelationKind, form: SurfaceForm, p: int, q: int,
     Agrees with ``witness(...) is not None`` (tested); this is the fast path used to
     label items, ``witness`` is called only for the certificate.
     """
+    return holds_reading(dag, reading(kind, form, profile), p, q)
+
+
+def holds_reading(dag: Dag, r: Reading, p: int, q: int) -> bool:
+    """Whether ``r`` holds for the ordered pair (p, q) in ``dag`` (``Reading``)."""
     pm, qm = 1 << p, 1 << q
-    if kind is RelationKind.DIRECT_CAUSE:
+    if r is Reading.EDGE:
         return bool(dag.parents[q] & pm)
     kids = dag.children()
-    if kind is RelationKind.INDIRECT_CAUSE:
-        if _literal_not_direct(profile, form):
-            return not dag.parents[q] & pm and bool(dag.descendants(p) & qm)
+    if r is Reading.ANCESTOR_NOT_PARENT:
+        return not dag.parents[q] & pm and bool(dag.descendants(p) & qm)
+    if r is Reading.MEDIATED:
         # q reachable from a child of p other than q itself (in a DAG walks are paths)
         start = kids[p] & ~qm
         return bool(start) and bool(reach_from(kids, start, 0) & qm)
-    step = kids if kind is RelationKind.COMMON_EFFECT else dag.parents
-    if _strict(profile):
+    step = kids if r in (Reading.COMMON_CHILD, Reading.COMMON_DESCENDANT,
+                         Reading.DISJOINT_EFFECT) else dag.parents
+    if r in (Reading.COMMON_CHILD, Reading.COMMON_PARENT):
         return bool(step[p] & step[q] & ~(pm | qm))
-    if profile is Profile.LOOSE:
+    if r in (Reading.COMMON_DESCENDANT, Reading.COMMON_ANCESTOR):
         return bool(reach_from(step, step[p], 0) & reach_from(step, step[q], 0) & ~(pm | qm))
     return bool(reach_from(step, step[p] & ~qm, qm) & reach_from(step, step[q] & ~pm, pm)
                 & ~(pm | qm))
-
-
-@lru_cache(maxsize=65536)
-def _closure(step: tuple[int, ...]) -> tuple[int, ...]:
-    """For each node, every node reachable from it along ``step`` (itself excluded)."""
-    reach = list(step)
-    changed = True
-    while changed:
-        changed = False
-        for v, mask in enumerate(reach):
-            grown = mask
-            for w in bits(mask):
-                grown |= reach[w]
-            if grown != mask:
-                reach[v] = grown
-                changed = True
-    return tuple(reach)
-
-
-def holds_in_members(dags: tuple[Dag, ...], kind: RelationKind, form: SurfaceForm, p: int, q: int,
-                     profile: Profile = Profile.CORR2CAUSE) -> list[bool]:
-    """``[holds(d, kind, form, p, q, profile) for d in dags]``, with the case analysis
-    done once for the whole class and reachability read off per-member closures
-    (the labelling hot path)."""
-    pm, qm = 1 << p, 1 << q
-    both = pm | qm
-    if kind is RelationKind.DIRECT_CAUSE:
-        return [bool(d.parents[q] & pm) for d in dags]
-    if kind is RelationKind.INDIRECT_CAUSE:
-        if _literal_not_direct(profile, form):
-            return [not d.parents[q] & pm and bool(_closure(children_of(d.parents))[p] & qm)
-                    for d in dags]
-        out = []
-        for d in dags:
-            kids = children_of(d.parents)
-            desc = _closure(kids)
-            through = 0
-            for c in bits(kids[p] & ~qm):
-                through |= (1 << c) | desc[c]
-            out.append(bool(through & qm))
-        return out
-    downward = kind is RelationKind.COMMON_EFFECT
-    out = []
-    for d in dags:
-        step = children_of(d.parents) if downward else d.parents
-        if _strict(profile):
-            out.append(bool(step[p] & step[q] & ~both))
-        elif profile is Profile.LOOSE:
-            reach = _closure(step)
-            out.append(bool(reach[p] & reach[q] & ~both))
-        else:
-            out.append(bool(reach_from(step, step[p] & ~qm, qm)
-                            & reach_from(step, step[q] & ~pm, pm) & ~both))
-    return out

@@ -42,6 +42,7 @@ from typing import Any, Generic, TypeVar
 
 from causal_oracle.oracle.budget import budget
 from causal_oracle.oracle.check import CheckResult, check
+from causal_oracle.oracle.check_table import ClassCheck
 from causal_oracle.oracle.check_tasks import CertificateRejected as TaskCertificateRejected
 from causal_oracle.oracle.check_tasks import check_answer, check_set_verdict
 from causal_oracle.oracle.equivalence import MAX_VARIABLES, ClassAnalysis, analyse
@@ -53,9 +54,10 @@ from causal_oracle.oracle.explain import (
     explain_text,
     path_text,
 )
-from causal_oracle.oracle.labels import Verdict, label
-from causal_oracle.oracle.relations import Profile
-from causal_oracle.oracle.statements import Hypothesis, Premise
+from causal_oracle.oracle.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, Verdict, label
+from causal_oracle.oracle.relation_table import RelationTable, table_of
+from causal_oracle.oracle.relations import Profile, reading
+from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind
 from causal_oracle.oracle.tasks.backdoor import backdoor_sets
 from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
 from causal_oracle.oracle.tasks.explain import explain as explain_task
@@ -158,14 +160,52 @@ class Caches:
     premises: LRU[str, Premise] = field(init=False)
     hypotheses: LRU[str, Hypothesis] = field(init=False)
     checked: LRU[tuple[Premise, Hypothesis, Profile], VerifyResult] = field(init=False)
+    #: per premise, the solver's and the checker's relation tables (``Service.label_fast``):
+    #: True once the premise was seen, False when it has none; few are kept, as bulk
+    #: callers send each premise's items together
+    tables: LRU[Premise, ClassTables | bool] = field(init=False)
 
     def __post_init__(self) -> None:
         self.premises, self.hypotheses = LRU(self.size), LRU(self.size)
         self.checked = LRU(self.size)
+        self.tables = LRU(min(self.size, TABLES_KEPT))
 
     def clear(self) -> None:
-        for c in (self.premises, self.hypotheses, self.checked):
+        for c in (self.premises, self.hypotheses, self.checked, self.tables):
             c.clear()
+
+
+# ---- Corr2Cause labels read off relation tables ---------------------------------------------
+
+TABLES_KEPT = 64
+#: the profiles whose binary labels decide ``ambiguous`` (``labels.label``)
+_MEMBER_PROFILES = tuple(p for p in Profile if p is not Profile.COMPELLED)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassTables:
+    """One premise's class with the solver's relation table and the checker's own."""
+
+    analysis: ClassAnalysis
+    solver: RelationTable
+    checker: ClassCheck
+
+
+@dataclass(frozen=True, slots=True)
+class FastVerdict:
+    """An item's label read off its premise's relation tables (``Service.label_fast``).
+
+    The fields mean what ``VerifyResult``'s do; ``checked`` is always True (the
+    checker's table gave the same verdict and count).  No certificate is built.
+    """
+
+    relation: str
+    label: int
+    holds_in: int
+    class_size: int
+    ambiguous: bool
+    kind: RelationKind
+    num_nodes: int
 
 
 # ---- Corr2Cause results ---------------------------------------------------------------------
@@ -398,6 +438,73 @@ class Service:
                      ) -> VerifyResult:
         """Like ``verify`` for the published layout ``"Premise: …\\nHypothesis: …"``."""
         return self.verify_objects(*self.item_of(text), profile)
+
+    def label_fast(self, premise: str, hypothesis: str,
+                   profile: Profile = Profile.CORR2CAUSE) -> FastVerdict | None:
+        """``verify`` for bulk callers: the label read off the premise's relation tables.
+
+        The solver's table (``oracle.relation_table``) gives the verdict and
+        ``holds_in``; the checker's own table (``oracle.check_table``), built from the
+        class it re-derives itself, must give the same, or the item is left to
+        ``verify``.  Returns None — the caller then calls ``verify``, which builds
+        and checks the certificate or raises the error — when the item is not an
+        easy one: unreadable or over a limit, an inconsistent premise, a class too
+        large to list or to tabulate, the same variable twice, the ``compelled``
+        profile, or tables that disagree.  A premise's first item also goes to
+        ``verify``: the tables are built from its second item on, and kept for the
+        most recent premises only, so items should come grouped by premise, as
+        datasets list them.
+        """
+        if profile is Profile.COMPELLED:
+            return None
+        try:
+            prem = self.premise_of(premise.strip())
+            hyp = self.hypothesis_of(hypothesis.strip())
+        except OracleError:
+            return None
+        tables = self.caches.tables.get(prem)
+        if tables is None:  # a premise's first item: tables pay from its second on
+            self.caches.tables.put(prem, True)
+            return None
+        if tables is True:
+            try:
+                tables = self._tables(prem)
+            except OracleError:
+                tables = False
+            self.caches.tables.put(prem, tables)
+        if tables is False:
+            return None
+        assert isinstance(tables, ClassTables)
+        names = prem.variables
+        if hyp.first not in names or hyp.second not in names or hyp.first == hyp.second:
+            return None
+        p, q = names.index(hyp.first), names.index(hyp.second)
+        kind, form = hyp.kind, hyp.form
+        size = tables.solver.size
+        holds_in = tables.solver.count(reading(kind, form, profile), p, q)
+        relation = ENTAILMENT if holds_in == size else CONTRADICTION if holds_in == 0 \
+            else NEUTRAL
+        if tables.checker.label(kind.value, form.value, profile.value, p, q) \
+                != (relation, holds_in):
+            return None
+        labels = {tables.solver.count(reading(kind, form, other), p, q) == size
+                  for other in _MEMBER_PROFILES}
+        return FastVerdict(relation, int(relation == ENTAILMENT), holds_in, size,
+                           len(labels) > 1, kind, prem.n)
+
+    def _tables(self, premise: Premise) -> ClassTables | bool:
+        """Both tables of a consistent, listed, small enough class; False otherwise."""
+        with budget(self.limits.budget_s):
+            analysis = analyse(premise)
+            if not analysis.listed:
+                return False
+            solver = table_of(analysis)
+            if not solver.dense:
+                return False
+            checker = ClassCheck.verify(premise, analysis.member_edges)
+        if isinstance(checker, str):
+            return False  # the full path re-checks and reports it
+        return ClassTables(analysis, solver, checker)
 
     # -- CI-Bench and IE
     def parse_question(self, prompt: str, task: str | None = None) -> Question:

@@ -134,7 +134,7 @@ def test_witness_exists_exactly_when_the_fast_test_holds(dag: Dag, data: st.Data
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(dags(max_n=5, min_n=5), min_size=1, max_size=6), st.data())
 def test_class_wide_evaluation_matches_per_member(members: list[Dag], data: st.DataObject) -> None:
-    from causal_oracle.oracle.relations import holds_in_members
+    from causal_oracle.oracle.relation_table import holds_in_members
 
     p = data.draw(st.integers(0, 4))
     q = data.draw(st.integers(0, 4).filter(lambda v: v != p))

@@ -1,0 +1,152 @@
+"""The checker's own relation table of a class: bulk labels re-derived independently.
+
+An audit labels every item of a premise by looking it up in the solver's relation
+table (``oracle.relation_table``).  This module is the checker's side of that
+bargain.  Given the premise and the members the solver lists, ``ClassCheck``
+
+1. confirms that the members are exactly the class: the first member's
+   d-separations are the premise's independencies (``check._fits_premise``, the
+   moralisation criterion) and the DAGs with its skeleton and v-structures
+   (``check._class_from``, the checker's orientation search) are the listed
+   members, no more and no fewer;
+2. evaluates each relation in every member with its own definitions, written here
+   from the relation's wording, on a transitive closure computed by Warshall's
+   algorithm (not the solver's boolean squaring): a direct cause is an edge; an
+   indirect cause a child of P from which Q is reached; "a cause but not a direct
+   one" (read literally) an ancestor that is no parent; a collider/confounder a
+   common child/parent (strict), a common descendant/ancestor (loose), or a node
+   reached from P without passing Q and from Q without passing P (corr2cause).
+
+``ClassCheck.label`` then answers an item with the checker's verdict, which the
+entry layer compares with the solver's.  Like the rest of the checker this
+module reads relation kinds, forms and profiles as the strings certificates
+carry, and imports nothing from the solvers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from causal_oracle.oracle.check import Edges, _class_from
+from causal_oracle.oracle.statements import Premise
+
+_STRICT_FORM = "is a cause for, but not a direct one"
+_NOT_DIRECTLY_FORM = "influences through some mediator(s) but not directly"
+
+
+def _warshall(adjacency: np.ndarray) -> np.ndarray:
+    """Paths of length ≥ 1 along the last two axes (Warshall's algorithm)."""
+    reach = adjacency.copy()
+    n = reach.shape[-1]
+    for k in range(n):
+        reach |= reach[..., :, k:k + 1] & reach[..., k:k + 1, :]
+    return reach
+
+
+def _some(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``out[m, p, q] = ∃c: left[m, p, c] ∧ right[m, q, c]`` for c ∉ {p, q}."""
+    out = (left[:, :, None, :] & right[:, None, :, :])
+    n = out.shape[-1]
+    nodes = np.arange(n)
+    out[:, nodes, :, nodes] = False  # c = p
+    out[:, :, nodes, nodes] = False  # c = q
+    found = out.any(axis=3)
+    found[:, nodes, nodes] = False
+    return found
+
+
+class ClassCheck:
+    """The checker's verdicts for every item of one class (see the module docstring).
+
+    Build with ``ClassCheck.verify(premise, members)``, which returns the reason
+    the members are not the class instead of an object when they are not.
+    """
+
+    def __init__(self, n: int, members: tuple[Edges, ...]) -> None:
+        self.n = n
+        self.size = len(members)
+        adjacency = np.zeros((self.size, n, n), dtype=bool)
+        for m, edges in enumerate(members):
+            for tail, head in edges:
+                adjacency[m, tail, head] = True
+        self._edge = adjacency
+        self._reach = _warshall(adjacency)
+        self._counts: dict[str, list[list[int]]] = {}
+
+    @classmethod
+    def verify(cls, premise: Premise, members: tuple[Edges, ...]) -> ClassCheck | str:
+        if not members:
+            return "no members"
+        listed = premise.independence_keys()
+        found, why = _class_from(premise.n, tuple(sorted(members[0])), listed)
+        if found is None:
+            return why
+        given = {tuple(sorted(m)) for m in members}
+        if len(given) != len(members) or given != set(found):
+            return "the listed members are not exactly the class"
+        return cls(premise.n, tuple(sorted(given)))
+
+    def _truth(self, name: str) -> np.ndarray:
+        edge, reach = self._edge, self._reach
+        edge_back, reach_back = edge.transpose(0, 2, 1), reach.transpose(0, 2, 1)
+        if name == "edge":
+            return edge
+        if name == "indirect":  # P → C and C ⇝ Q for some C ≠ Q
+            return (edge[:, :, :, None] & reach[:, None, :, :]).any(axis=2)
+        if name == "ancestor_not_parent":
+            return reach & ~edge
+        if name == "common_child":
+            return _some(edge, edge)
+        if name == "common_parent":
+            return _some(edge_back, edge_back)
+        if name == "common_descendant":
+            return _some(reach, reach)
+        if name == "common_ancestor":
+            return _some(reach_back, reach_back)
+        n = self.n
+        avoid = []  # avoid[v][m, x, y]: x ⇝ y in member m without passing v
+        for v in range(n):
+            cut = edge.copy()
+            cut[:, v, :] = False
+            cut[:, :, v] = False
+            avoid.append(_warshall(cut))
+        out = np.zeros((self.size, n, n), dtype=bool)
+        for p in range(n):
+            for q in range(n):
+                if p == q:
+                    continue
+                if name == "disjoint_effect":
+                    meet = avoid[q][:, p, :] & avoid[p][:, q, :]
+                else:
+                    meet = avoid[q][:, :, p] & avoid[p][:, :, q]
+                out[:, p, q] = meet.any(axis=1)
+        return out
+
+    def _count(self, name: str, p: int, q: int) -> int:
+        counts = self._counts.get(name)
+        if counts is None:
+            counts = self._truth(name).sum(axis=0).tolist()
+            self._counts[name] = counts
+        return counts[p][q]
+
+    def label(self, kind: str, form: str, profile: str, p: int, q: int) -> tuple[str, int]:
+        """(``entailment`` | ``neutral`` | ``contradiction``, members where it holds)."""
+        name = _relation_name(kind, form, profile)
+        k = self._count(name, p, q)
+        verdict = "entailment" if k == self.size else "contradiction" if k == 0 else "neutral"
+        return verdict, k
+
+
+def _relation_name(kind: str, form: str, profile: str) -> str:
+    strict = profile in ("strict", "compelled")
+    if kind == "direct_cause":
+        return "edge"
+    if kind == "indirect_cause":
+        literal = form == _NOT_DIRECTLY_FORM or (strict and form == _STRICT_FORM)
+        return "ancestor_not_parent" if literal else "indirect"
+    down = kind == "common_effect"
+    if strict:
+        return "common_child" if down else "common_parent"
+    if profile == "loose":
+        return "common_descendant" if down else "common_ancestor"
+    return "disjoint_effect" if down else "disjoint_cause"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -36,7 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
 
-def _cold_audit(path: Path, workers: int) -> dict[str, float]:
+def _cold_audit(path: Path, workers: int, before: Path | None = None,
+                warm: bool = True) -> dict[str, float]:
+    """Audit ``path`` in a fresh process (``before``: with the package from that tree)."""
     code = (
         "import json,sys,time\n"
         "from pathlib import Path\n"
@@ -45,22 +48,29 @@ def _cold_audit(path: Path, workers: int) -> dict[str, float]:
         "t=time.perf_counter()\n"
         f"r=run_audit(p, workers={workers})\n"
         "cold=time.perf_counter()-t\n"
-        "run_audit(p, workers=1)\n"
-        "t=time.perf_counter()\n"
-        "r2=run_audit(p, workers=1)\n"
-        "warm=time.perf_counter()-t\n"
+        "warm=cold\n"
+        f"if {warm}:\n"
+        "    run_audit(p, workers=1)\n"
+        "    t=time.perf_counter()\n"
+        "    r2=run_audit(p, workers=1)\n"
+        "    warm=time.perf_counter()-t\n"
         "s=r.summary\n"
         "print(json.dumps({'items': s.items, 'cold_s': cold, 'warm_s': warm,"
-        " 'checked': r.certificates_checked}))\n"
+        " 'checked': r.certificates_checked, 'agree': s.agree}))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as shim:
+        if before is not None:  # import the old tree as causal_oracle
+            (Path(shim) / "causal_oracle").symlink_to(before.resolve())
+            env["PYTHONPATH"] = shim
+        out = subprocess.run([sys.executable, "-c", code], cwd=shim if before else ROOT,
+                             capture_output=True, text=True, check=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _uncached_rate(path: Path, limit: int) -> float:
     from causal_oracle.clients import engine
-    from causal_oracle.oracle import check, equivalence
+    from causal_oracle.oracle import check, equivalence, relation_table
     from causal_oracle.parser import corr2cause
 
     rows = [json.loads(line) for line in path.open()][:limit]
@@ -71,6 +81,7 @@ def _uncached_rate(path: Path, limit: int) -> float:
                        corr2cause._head, corr2cause._sentence):
             cached.cache_clear()
         check._VERIFIED_CLASSES.clear()
+        relation_table._TABLES.clear()
         engine.verify(row["premise"], row["hypothesis"])
     return len(rows) / (time.perf_counter() - start)
 
@@ -216,6 +227,9 @@ def _decode_pass(path: Path) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--before", type=Path, metavar="TREE",
+                    help="also audit the synthetic space with the package in TREE (e.g. "
+                         "`git archive <commit> | tar -x -C TREE`), for before/after")
     ap.add_argument("--synthetic-n6", type=int, default=0, metavar="N",
                     help="also audit a synthetic n=6 space of N premises × 90 items")
     args = ap.parse_args()
@@ -241,19 +255,24 @@ def main() -> None:
             gen = time.perf_counter() - t
             size = path.stat().st_size / 1e6
             ref = _decode_pass(path)
-            t = time.perf_counter()
-            r = _cold_audit(path, args.workers)
-            wall = time.perf_counter() - t
+            r = _cold_audit(path, args.workers, warm=False)
             print(f"synthetic n6: {args.synthetic_n6} premises, {items:,} items, {size:.0f} MB "
                   f"(generated in {gen:.1f} s)")
             print(f"  reference, read + JSON-decode every line, 1 process: json "
                   f"{ref['json_s']:.2f} s, orjson {ref['orjson_s']:.2f} s")
             print(f"  audit, every label checked, {args.workers} workers: {r['cold_s']:.2f} s "
-                  f"({items / r['cold_s']:,.0f} items/s; {wall:.2f} s with interpreter start "
-                  f"and imports) = {r['cold_s'] / ref['json_s']:.1f}x the json pass, "
-                  f"{r['cold_s'] / ref['orjson_s']:.1f}x the orjson pass")
-            print(f"  warm single process: {r['warm_s']:.2f} s ({items / r['warm_s']:,.0f} "
+                  f"({items / r['cold_s']:,.0f} items/s) = {r['cold_s'] / ref['json_s']:.1f}x "
+                  f"the json pass, {r['cold_s'] / ref['orjson_s']:.1f}x the orjson pass")
+            one = _cold_audit(path, 1, warm=False)
+            print(f"  audit, 1 process: {one['cold_s']:.2f} s ({items / one['cold_s']:,.0f} "
                   f"items/s)")
+            if args.before:
+                old = _cold_audit(path, args.workers, args.before, warm=False)
+                assert old["agree"] == r["agree"], (old, r)
+                print(f"  before ({args.before}), {args.workers} workers: {old['cold_s']:.2f} s "
+                      f"= {old['cold_s'] / ref['json_s']:.1f}x the json pass; after / before "
+                      f"{r['cold_s'] / old['cold_s']:.2f}")
+                r["before_cold_s"] = old["cold_s"]
             results["synthetic_n6"] = {**r, "reference": ref}
     print(json.dumps({k: {"items_per_s_cold": round(v["items"] / v["cold_s"]),
                           "items_per_s_warm": round(v["items"] / v["warm_s"])}

@@ -29,8 +29,6 @@ Report contract (``OUT.json``), relied on by scripts:
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import io
 import multiprocessing
 import sys
@@ -413,30 +411,12 @@ class AuditReport:
         }
 
 
-@contextlib.contextmanager
-def _relaxed_gc() -> Iterator[None]:
-    """Collect the young generation less often while auditing.
-
-    An audit keeps large content caches alive (analyses, checked certificates); with
-    the default thresholds every full collection walks all of them again, which cost
-    more than the audit itself on the full n = 6 space (40 s → 23 s with 2 workers).
-    Forked workers inherit the setting; the old one is restored afterwards.
-    """
-    old = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 def run_audit(path: Path, *, cols: Columns = Columns(), profile: str = "corr2cause",
               workers: int = 1, progress: Callable[[int, int, float], None] | None = None,
               verifier: Any = None) -> AuditReport:
     """Audit every row of ``path``; ``workers > 1`` uses a process pool.  With a
     ``verifier`` (a service client) rows are verified through it, one process."""
-    with _relaxed_gc():
-        return _run_audit(path, cols, profile, workers, progress, verifier)
+    return _run_audit(path, cols, profile, workers, progress, verifier)
 
 
 def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
@@ -486,13 +466,12 @@ def audit_rows(rows: Iterable[dict[str, Any]], *, cols: Columns = Columns(),
     in this process; rows are numbered from 0 in the order given."""
     report = AuditReport()
     start = time.perf_counter()
-    with _relaxed_gc():
-        indexed: Iterator[tuple[int, dict[str, Any] | str]] = (
-            (i, row if isinstance(row, dict) else f"row {i}: expected a dict, got "
-             f"{type(row).__name__}") for i, row in enumerate(rows))
-        for args in _chunks(indexed, cols, profile):
-            for o in _work(args):
-                report.add(o)
+    indexed: Iterator[tuple[int, dict[str, Any] | str]] = (
+        (i, row if isinstance(row, dict) else f"row {i}: expected a dict, got "
+         f"{type(row).__name__}") for i, row in enumerate(rows))
+    for args in _chunks(indexed, cols, profile):
+        for o in _work(args):
+            report.add(o)
     report.seconds = time.perf_counter() - start
     return report
 

@@ -13,10 +13,8 @@ keep their own limits.  The service:
 * keeps the **caches** as one bounded object (``Caches``: parsed premises and
   hypotheses, checked Corr2Cause results), so memory is bounded by
   ``Limits.cache_items`` whatever the traffic;
-* turns a certificate the independent checker cannot confirm for size reasons
-  (more skeleton edges than its brute force takes) into ``BudgetExceeded``, and
-  any other rejected certificate into ``CertificateRejected`` (a bug, never an
-  answer).
+* turns a certificate the independent checker rejects into
+  ``CertificateRejected`` (a bug, never an answer).
 
     >>> s = Service(Limits(budget_s=5.0))
     >>> r = s.verify("Suppose there is a closed system of 2 variables, A and B. All the "
@@ -37,6 +35,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from functools import cache
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
@@ -56,8 +55,8 @@ from causal_oracle.oracle.explain import (
 )
 from causal_oracle.oracle.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, Verdict, label
 from causal_oracle.oracle.relation_table import RelationTable, table_of
-from causal_oracle.oracle.relations import Profile, reading
-from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind
+from causal_oracle.oracle.relations import Profile, Reading, reading
+from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 from causal_oracle.oracle.tasks.backdoor import backdoor_sets
 from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
 from causal_oracle.oracle.tasks.explain import explain as explain_task
@@ -180,6 +179,12 @@ class Caches:
 TABLES_KEPT = 64
 #: the profiles whose binary labels decide ``ambiguous`` (``labels.label``)
 _MEMBER_PROFILES = tuple(p for p in Profile if p is not Profile.COMPELLED)
+
+
+@cache
+def _readings(kind: RelationKind, form: SurfaceForm) -> frozenset[Reading]:
+    """The distinct readings of a hypothesis over the member profiles."""
+    return frozenset(reading(kind, form, profile) for profile in _MEMBER_PROFILES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,17 +485,17 @@ class Service:
             return None
         p, q = names.index(hyp.first), names.index(hyp.second)
         kind, form = hyp.kind, hyp.form
-        size = tables.solver.size
-        holds_in = tables.solver.count(reading(kind, form, profile), p, q)
+        solver = tables.solver
+        size = solver.size
+        holds_in = solver.count(reading(kind, form, profile), p, q)
         relation = ENTAILMENT if holds_in == size else CONTRADICTION if holds_in == 0 \
             else NEUTRAL
         if tables.checker.label(kind.value, form.value, profile.value, p, q) \
                 != (relation, holds_in):
             return None
-        labels = {tables.solver.count(reading(kind, form, other), p, q) == size
-                  for other in _MEMBER_PROFILES}
+        entailed = {solver.count(r, p, q) == size for r in _readings(kind, form)}
         return FastVerdict(relation, int(relation == ENTAILMENT), holds_in, size,
-                           len(labels) > 1, kind, prem.n)
+                           len(entailed) > 1, kind, prem.n)
 
     def _tables(self, premise: Premise) -> ClassTables | bool:
         """Both tables of a consistent, listed, small enough class; False otherwise."""

@@ -26,6 +26,7 @@ from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.counting import class_size
 from causal_oracle.oracle.dsep import d_separated, open_path, separations
 from causal_oracle.oracle.errors import BudgetExceeded
+from causal_oracle.oracle.extensions import extensions
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.meek import Cpdag, orient
 from causal_oracle.oracle.sat_encoding import enumerate_members
@@ -197,6 +198,9 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
     if conflicts:
         return ClassAnalysis(premise, structure, None, (), tuple(conflicts))
     cpdag = orient(structure)
+    listed = _listed_by_extension(structure, cpdag)
+    if listed is not None:
+        return _consistent(premise, structure, cpdag, listed, listed)
     found = enumerate_members(structure, limit=MAX_MEMBERS)
     first = next(found, None)
     if first is None:
@@ -207,20 +211,47 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
             "colliders",
             f"the colliders the statements force ({colliders}) cannot all hold in one "
             f"acyclic graph without creating another collider or a cycle"),))
-    conflicts = _faithfulness_conflicts(premise, first)
-    if conflicts:
-        found.close()
-        return ClassAnalysis(premise, structure, cpdag, (), tuple(conflicts))
     count = class_size(premise.n, cpdag.directed, cpdag.undirected)
     if count > LIST_LIMIT:
         found.close()
-        return ClassAnalysis(premise, structure, cpdag, (), (), (),
-                             tuple(sorted(cpdag.directed)), tuple(sorted(cpdag.undirected)),
-                             count, first)
+        return _consistent(premise, structure, cpdag, [first], None, count)
     members = [first]
     for member in found:
         checkpoint()
         members.append(member)
+    return _consistent(premise, structure, cpdag, [first], members)
+
+
+def _listed_by_extension(structure: Structure, cpdag: Cpdag) -> list[Dag] | None:
+    """The class of a small, well-formed CPDAG by orientation search
+    (``oracle.extensions``), or None: the SAT encoding then decides — classes too
+    large to list, clashing colliders, and any search that does not find exactly the
+    counted members with the forced colliders."""
+    if cpdag.clashes:
+        return None
+    count = class_size(structure.n, cpdag.directed, cpdag.undirected)
+    if count > LIST_LIMIT:
+        return None
+    members = sorted(extensions(structure.n, cpdag.directed, cpdag.undirected,
+                                limit=LIST_LIMIT), key=_order)
+    colliders = {(t.x, t.middle, t.y) for t in structure.colliders}
+    if len(members) != count or members[0].v_structures() != colliders \
+            or members[0].skeleton() != frozenset(structure.adjacent):
+        return None
+    return members
+
+
+def _consistent(premise: Premise, structure: Structure, cpdag: Cpdag, first: list[Dag],
+                members: list[Dag] | None, count: int = 0) -> ClassAnalysis:
+    """The analysis once one member (``first[0]``) is known: faithfulness on it, then
+    the class — listed when ``members`` is given, else counted (``count``)."""
+    conflicts = _faithfulness_conflicts(premise, first[0])
+    if conflicts:
+        return ClassAnalysis(premise, structure, cpdag, (), tuple(conflicts))
+    if members is None:
+        return ClassAnalysis(premise, structure, cpdag, (), (), (),
+                             tuple(sorted(cpdag.directed)), tuple(sorted(cpdag.undirected)),
+                             count, first[0])
     ordered = tuple(sorted(members, key=_order))
     directed, undirected = class_cpdag(ordered)
     return ClassAnalysis(premise, structure, cpdag, ordered, (),

@@ -271,3 +271,18 @@ def test_cli_budget_stops_a_slow_premise_with_exit_2(capsys: pytest.CaptureFixtu
     assert code == 0
     out = capsys.readouterr().out
     assert "class size: 40320" in out and "neutral" in out
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(2, 7), st.integers(0, 2**32 - 1))
+def test_extensions_of_the_cpdag_are_the_sat_members(n: int, seed: int) -> None:
+    """The orientation search over the CPDAG (``oracle.extensions``) lists exactly the
+    DAGs the SAT encoding enumerates, each once, and as many as Clique-Picking counts."""
+    from causal_oracle.oracle.extensions import extensions
+
+    structure = derive_structure(premise_of(random_dag(random.Random(seed), n)))
+    cpdag = orient(structure)
+    listed = list(extensions(n, cpdag.directed, cpdag.undirected))
+    assert len(set(listed)) == len(listed)
+    assert set(listed) == set(enumerate_members(structure))
+    assert len(listed) == class_size(n, cpdag.directed, cpdag.undirected)

@@ -40,8 +40,9 @@ from typing import Any, NamedTuple
 
 from causal_oracle.clients import readers
 from causal_oracle.clients.engine import (
+    FastVerdict,
     hypothesis_of,
-    label_fast,
+    label_fast_many,
     premise_of,
     verify,
     verify_input,
@@ -172,28 +173,29 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
 _QUICK_SKIP = ("task_type", "query", "task")  # CLEAR, Corr2Cause++ and task rows
 
 
-def _quick_row(index: int, row: dict[str, Any], cols: Columns, profile: Profile
-               ) -> dict[str, Any] | None:
-    """``audit_row``'s outcome for a Corr2Cause row whose label agrees with gold, read
-    off the premise's relation tables (``Service.label_fast``); None for every other
-    row (disagreements, inconsistent premises, bad input), which ``audit_row`` then
-    handles with a certificate."""
+def _quick_gold(row: dict[str, Any], cols: Columns) -> int | None:
+    """The gold label of a plain Corr2Cause row the table path may answer, else None."""
     if any(key in row for key in _QUICK_SKIP):
         return None
-    premise, hypothesis = row.get(cols.premise), row.get(cols.hypothesis)
-    if not isinstance(premise, str) or not isinstance(hypothesis, str):
+    if not isinstance(row.get(cols.premise), str) or not isinstance(row.get(cols.hypothesis),
+                                                                     str):
         return None
-    gold = _gold_binary(row.get(cols.label))
-    if gold is None:
-        return None
-    fast = label_fast(premise, hypothesis, profile)
+    return _gold_binary(row.get(cols.label))
+
+
+def _quick_outcome(index: int, row: dict[str, Any], cols: Columns, gold: int,
+                   fast: FastVerdict | None) -> dict[str, Any] | None:
+    """``audit_row``'s outcome for a row whose label (read off the premise's relation
+    tables, ``Service.label_fast_many``) agrees with gold; None for every other row
+    (disagreements, inconsistent premises, bad input), which ``audit_row`` handles
+    with a certificate."""
     if fast is None or fast.label != gold:
         return None
     gold_relation = row.get(cols.relation)
     if gold_relation in _RELATIONS and gold_relation != fast.relation:
         return None
     return {"row": index, "id": row.get(cols.id), "kind": "corr2cause",
-            "hypothesis": hypothesis, "gold": gold, "gold_relation": gold_relation,
+            "hypothesis": row[cols.hypothesis], "gold": gold, "gold_relation": gold_relation,
             "relation_kind": fast.kind.value, "num_nodes": fast.num_nodes,
             "derived_label": fast.label, "derived_relation": fast.relation,
             "class_size": fast.class_size, "holds_in": fast.holds_in,
@@ -239,22 +241,63 @@ def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
     chunk, cols, profile = args
     fatal = getattr(verifier, "fatal_errors", ())
     quick = Profile(profile) if verifier is None and profile in _QUICK_PROFILES else None
+    rows = [(index, _decode(item) if isinstance(item, _JsonLine) else item)
+            for index, item in chunk]
+    fast = _table_labels(rows, cols, quick) if quick is not None else {}
     out = []
-    for index, item in chunk:
-        row = _decode(item) if isinstance(item, _JsonLine) else item
+    for index, row in rows:
         if isinstance(row, str):
             out.append({"row": index, "id": None, "error": row})
-        else:
-            try:
-                done = None if quick is None else _quick_row(index, row, cols, quick)
-                out.append(done if done is not None
-                           else audit_row(index, row, cols, profile, verifier))
-            except fatal:
-                raise
-            except Exception as error:
-                out.append({"row": index, "id": row.get(cols.id),
-                            "error": f"internal error: {type(error).__name__}: {error}"})
+            continue
+        done = fast.get(index)
+        if done is not None:
+            out.append(done)
+            continue
+        try:
+            out.append(audit_row(index, row, cols, profile, verifier))
+        except fatal:
+            raise
+        except Exception as error:
+            out.append({"row": index, "id": row.get(cols.id),
+                        "error": f"internal error: {type(error).__name__}: {error}"})
     return out
+
+
+def _table_labels(rows: list[tuple[int, dict[str, Any] | str]], cols: Columns,
+                  profile: Profile) -> dict[int, dict[str, Any]]:
+    """Outcomes of the agreeing Corr2Cause rows, by row, from one table look-up per run
+    of consecutive rows that share a premise (``Service.label_fast_many``)."""
+    done: dict[int, dict[str, Any]] = {}
+    i = 0
+    while i < len(rows):
+        row = rows[i][1]
+        gold = _quick_gold(row, cols) if isinstance(row, dict) else None
+        if gold is None:
+            i += 1
+            continue
+        assert isinstance(row, dict)
+        premise = row[cols.premise]
+        run = [(rows[i][0], row, gold)]
+        i += 1
+        while i < len(rows):
+            other = rows[i][1]
+            if not isinstance(other, dict) or other.get(cols.premise) != premise:
+                break
+            other_gold = _quick_gold(other, cols)
+            if other_gold is None:
+                break
+            run.append((rows[i][0], other, other_gold))
+            i += 1
+        try:
+            verdicts = label_fast_many(premise, [r[cols.hypothesis] for _, r, _ in run],
+                                       profile)
+        except Exception:  # the rows take the full path, which reports what went wrong
+            continue
+        for (index, member, member_gold), fast in zip(run, verdicts, strict=True):
+            outcome = _quick_outcome(index, member, cols, member_gold, fast)
+            if outcome is not None:
+                done[index] = outcome
+    return done
 
 
 def _chunks(rows: Iterator[tuple[int, dict[str, Any] | str]], cols: Columns, profile: str
@@ -515,15 +558,12 @@ def _audit_range(args: tuple[_Range, Columns, str]) -> tuple[int, AuditReport]:
         handle.seek(rng.start)
         data = handle.read(rng.end - rng.start)
     report = AuditReport()
-    index = 0
-    for offset, text in enumerate(data.split(b"\n")):
-        if not text.strip():
-            continue
-        number = rng.first_line + offset
-        for o in _work(([(number, _JsonLine(number, text))], cols, profile)):
-            report.add(o)
-        index += 1
-    return index, report
+    lines: list[tuple[int, dict[str, Any] | _JsonLine | str]] = [
+        (rng.first_line + offset, _JsonLine(rng.first_line + offset, text))
+        for offset, text in enumerate(data.split(b"\n")) if text.strip()]
+    for o in _work((lines, cols, profile)):  # type: ignore[arg-type]
+        report.add(o)
+    return len(lines), report
 
 
 def _run_parallel_jsonl(path: Path, cols: Columns, profile: str, workers: int,

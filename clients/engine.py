@@ -10,6 +10,8 @@ its certificate; a certificate the checker rejects is an internal error
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.service import (
     UNREADABLE,
@@ -56,11 +58,18 @@ def label_fast(premise: str, hypothesis: str,
     return default().label_fast(premise, hypothesis, profile)
 
 
+def label_fast_many(premise: str, hypotheses: Sequence[str],
+                    profile: Profile = Profile.CORR2CAUSE) -> list[FastVerdict | None]:
+    """Labels of several hypotheses on one premise off its relation tables (None: verify)."""
+    return default().label_fast_many(premise, hypotheses, profile)
+
+
 def cache_clear() -> None:
     """Empty the default service's caches (for uncached measurements)."""
     default().caches.clear()
 
 
 __all__ = ["PROFILES", "UNREADABLE", "CertificateRejected", "FastVerdict", "VerifyResult",
-           "cache_clear", "grade_answer", "hypothesis_of", "label_fast", "premise_of", "verify",
+           "cache_clear", "grade_answer", "hypothesis_of", "label_fast", "label_fast_many",
+           "premise_of", "verify",
            "verify_input", "verify_objects"]

@@ -29,6 +29,7 @@ user as verified.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -66,7 +67,7 @@ def _acyclic(n: int, parents: tuple[int, ...]) -> bool:
     return order_found == (1 << n) - 1
 
 
-def _reach(start: int, step: tuple[int, ...], blocked: int = 0) -> int:
+def _reach(start: int, step: Sequence[int], blocked: int = 0) -> int:
     """Nodes reachable from ``start`` by ≥ 1 steps never entering ``blocked``."""
     seen, frontier = 0, step[start] & ~blocked
     while frontier:
@@ -96,11 +97,13 @@ class _Moral:
 
     def _ancestral(self, mask: int) -> int:
         seen = frontier = mask
+        parents = self.parents
         while frontier:
             nxt = 0
-            for v in range(self.n):
-                if frontier >> v & 1:
-                    nxt |= self.parents[v]
+            while frontier:
+                low = frontier & -frontier
+                nxt |= parents[low.bit_length() - 1]
+                frontier ^= low
             frontier = nxt & ~seen
             seen |= frontier
         return seen
@@ -141,15 +144,15 @@ def _fits_premise(n: int, edges: Edges, listed: frozenset[tuple[int, int, int]])
                     return (f"member {list(edges)} joins {x} and {y}, which the premise "
                             f"separates")
                 continue
-            others = [v for v in range(n) if v not in (x, y)]
-            for sub in range(1 << len(others)):
-                given = 0
-                for k, v in enumerate(others):
-                    if sub >> k & 1:
-                        given |= 1 << v
+            others = ((1 << n) - 1) & ~(1 << x) & ~(1 << y)
+            given = 0
+            while True:  # every subset of the other nodes
                 if moral.separated(x, y, given) != ((x, y, given) in listed):
                     return (f"member {list(edges)} disagrees with the premise on "
                             f"({x}, {y} | {given:#b})")
+                given = (given - others) & others
+                if not given:
+                    break
     return ""
 
 
@@ -176,13 +179,15 @@ def _markov_class(n: int, edges: Edges) -> frozenset[Edges]:
     pars = [0] * n
 
     def allowed(t: int, h: int) -> bool:
-        if _reach(h, tuple(kids)) >> t & 1:  # h already reaches t: a cycle
+        if _reach(h, kids) >> t & 1:  # h already reaches t: a cycle
             return False
-        others = pars[h]
-        for c in range(n):
-            if (others >> c & 1 and not adjacent[c] >> t & 1
-                    and (min(c, t), h, max(c, t)) not in vstructs):
+        loose = pars[h] & ~adjacent[t]  # parents of h not adjacent to t
+        while loose:
+            low = loose & -loose
+            c = low.bit_length() - 1
+            if (min(c, t), h, max(c, t)) not in vstructs:
                 return False
+            loose ^= low
         return True
 
     def place(i: int) -> None:

@@ -104,23 +104,19 @@ class ClassCheck:
         if name == "common_ancestor":
             return _some(reach_back, reach_back)
         n = self.n
-        avoid = []  # avoid[v][m, x, y]: x ⇝ y in member m without passing v
+        # avoid[v, m, x, y]: x ⇝ y in member m without passing v
+        cut = np.repeat(edge[None], n, axis=0)
         for v in range(n):
-            cut = edge.copy()
-            cut[:, v, :] = False
-            cut[:, :, v] = False
-            avoid.append(_warshall(cut))
-        out = np.zeros((self.size, n, n), dtype=bool)
-        for p in range(n):
-            for q in range(n):
-                if p == q:
-                    continue
-                if name == "disjoint_effect":
-                    meet = avoid[q][:, p, :] & avoid[p][:, q, :]
-                else:
-                    meet = avoid[q][:, :, p] & avoid[p][:, :, q]
-                out[:, p, q] = meet.any(axis=1)
-        return out
+            cut[v, :, v, :] = False
+            cut[v, :, :, v] = False
+        avoid = _warshall(cut)
+        if name == "disjoint_effect":  # ∃c: avoid[q, m, p, c] ∧ avoid[p, m, q, c]
+            meet = avoid.transpose(2, 0, 1, 3) & avoid.transpose(0, 2, 1, 3)
+        else:  # ∃c: avoid[q, m, c, p] ∧ avoid[p, m, c, q]
+            meet = avoid.transpose(3, 0, 1, 2) & avoid.transpose(0, 3, 1, 2)
+        found = meet.any(axis=3).transpose(2, 0, 1)  # (m, p, q)
+        found[:, np.arange(n), np.arange(n)] = False
+        return found
 
     def _count(self, name: str, p: int, q: int) -> int:
         counts = self._counts.get(name)

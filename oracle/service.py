@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from threading import Lock
@@ -446,56 +446,68 @@ class Service:
 
     def label_fast(self, premise: str, hypothesis: str,
                    profile: Profile = Profile.CORR2CAUSE) -> FastVerdict | None:
-        """``verify`` for bulk callers: the label read off the premise's relation tables.
+        """``label_fast_many`` for one item."""
+        return self.label_fast_many(premise, (hypothesis,), profile)[0]
 
-        The solver's table (``oracle.relation_table``) gives the verdict and
+    def label_fast_many(self, premise: str, hypotheses: Sequence[str],
+                        profile: Profile = Profile.CORR2CAUSE) -> list[FastVerdict | None]:
+        """``verify`` for bulk callers: labels read off the premise's relation tables.
+
+        The solver's table (``oracle.relation_table``) gives each verdict and
         ``holds_in``; the checker's own table (``oracle.check_table``), built from the
         class it re-derives itself, must give the same, or the item is left to
-        ``verify``.  Returns None — the caller then calls ``verify``, which builds
-        and checks the certificate or raises the error — when the item is not an
+        ``verify``.  An item's entry is None — the caller then calls ``verify``, which
+        builds and checks the certificate or raises the error — when it is not an
         easy one: unreadable or over a limit, an inconsistent premise, a class too
         large to list or to tabulate, the same variable twice, the ``compelled``
-        profile, or tables that disagree.  A premise's first item also goes to
-        ``verify``: the tables are built from its second item on, and kept for the
-        most recent premises only, so items should come grouped by premise, as
-        datasets list them.
+        profile, or tables that disagree.  Tables pay from a premise's second item
+        on: a lone item of a premise not seen before is also left to ``verify``.
+        Tables are kept for the most recent premises only, so items should come
+        grouped by premise, as datasets list them.
         """
-        if profile is Profile.COMPELLED:
-            return None
+        none: list[FastVerdict | None] = [None] * len(hypotheses)
+        if profile is Profile.COMPELLED or not hypotheses:
+            return none
         try:
             prem = self.premise_of(premise.strip())
-            hyp = self.hypothesis_of(hypothesis.strip())
         except OracleError:
-            return None
+            return none
         tables = self.caches.tables.get(prem)
-        if tables is None:  # a premise's first item: tables pay from its second on
+        if tables is None and len(hypotheses) == 1:  # a lone first item: no table yet
             self.caches.tables.put(prem, True)
-            return None
-        if tables is True:
+            return none
+        if tables is None or tables is True:
             try:
                 tables = self._tables(prem)
             except OracleError:
                 tables = False
             self.caches.tables.put(prem, tables)
         if tables is False:
-            return None
+            return none
         assert isinstance(tables, ClassTables)
         names = prem.variables
-        if hyp.first not in names or hyp.second not in names or hyp.first == hyp.second:
-            return None
-        p, q = names.index(hyp.first), names.index(hyp.second)
-        kind, form = hyp.kind, hyp.form
-        solver = tables.solver
+        solver, checker = tables.solver, tables.checker
         size = solver.size
-        holds_in = solver.count(reading(kind, form, profile), p, q)
-        relation = ENTAILMENT if holds_in == size else CONTRADICTION if holds_in == 0 \
-            else NEUTRAL
-        if tables.checker.label(kind.value, form.value, profile.value, p, q) \
-                != (relation, holds_in):
-            return None
-        entailed = {solver.count(r, p, q) == size for r in _readings(kind, form)}
-        return FastVerdict(relation, int(relation == ENTAILMENT), holds_in, size,
-                           len(entailed) > 1, kind, prem.n)
+        out = none
+        for i, text in enumerate(hypotheses):
+            try:
+                hyp = self.hypothesis_of(text.strip())
+            except OracleError:
+                continue
+            if hyp.first not in names or hyp.second not in names or hyp.first == hyp.second:
+                continue
+            p, q = names.index(hyp.first), names.index(hyp.second)
+            kind, form = hyp.kind, hyp.form
+            holds_in = solver.count(reading(kind, form, profile), p, q)
+            relation = ENTAILMENT if holds_in == size else CONTRADICTION if holds_in == 0 \
+                else NEUTRAL
+            if checker.label(kind.value, form.value, profile.value, p, q) \
+                    != (relation, holds_in):
+                continue
+            entailed = {solver.count(r, p, q) == size for r in _readings(kind, form)}
+            out[i] = FastVerdict(relation, int(relation == ENTAILMENT), holds_in, size,
+                                 len(entailed) > 1, kind, prem.n)
+        return out
 
     def _tables(self, premise: Premise) -> ClassTables | bool:
         """Both tables of a consistent, listed, small enough class; False otherwise."""

@@ -275,6 +275,7 @@ _GIVEN_LIST = re.compile(rf"{_NAME}((?:{_WS}*,{_WS}*[A-Za-z_][A-Za-z0-9_]*)*){_W
                          rf"{_NAME}\Z")
 
 
+@lru_cache(maxsize=65536)
 def _quick_sentence(text: str) -> tuple[bool, _Raw] | None:
     """What ``_sentence`` returns, for the plain sentence shapes, by regular expressions.
 
@@ -282,7 +283,8 @@ def _quick_sentence(text: str) -> tuple[bool, _Raw] | None:
     not exactly one of the three statement shapes with ordinary names (no name that
     is also a keyword of the grammar), and the differential test in
     ``tests/test_parse_fast.py`` checks that it agrees with ``_sentence`` wherever it
-    answers.  Names are plain strings (``Token`` objects are costly to make).
+    answers.  Names are plain strings (``Token`` objects are costly to make).  Cached
+    by content: the same sentences recur across the premises of a dataset.
     """
     however = _QUICK_HOWEVER.match(text)
     offset = however.end() if however else 0

@@ -51,7 +51,7 @@ def open_trail(graph: TaskGraph, x: int, y: int, z: int) -> tuple[int, ...] | No
     >>> open_trail(g, 0, 2, 0) is None, open_trail(g, 0, 2, 0b010)
     (True, (0, 1, 2))
     """
-    anc_z = graph.ancestors(z)
+    anc_z = graph.ancestors_of(z)
     start = (x, _UP)
     prev: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
     queue = deque([start])
@@ -97,7 +97,7 @@ def forbidden_mask(graph: TaskGraph, causes: tuple[int, ...], effects: tuple[int
     """Variables no valid set may contain: descendants of causes, causes, effects."""
     mask = 0
     for c in causes:
-        mask |= graph.descendants(1 << c)
+        mask |= graph.descendants_of(1 << c)
     for e in effects:
         mask |= 1 << e
     return mask
@@ -114,7 +114,7 @@ def check_set(question: BackdoorQuestion, z: int) -> SetVerdict:
     graph = question.graph
     for c in question.causes:
         cut = graph.without_edges_out_of(c)
-        desc = graph.descendants(1 << c)
+        desc = graph.descendants_of(1 << c)
         for e in question.effects:
             bad = z & (desc | sum(1 << v for v in (*question.causes, *question.effects)))
             if bad:
@@ -136,7 +136,7 @@ def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
     graph = question.graph
     causes, effects = question.causes, question.effects
     forbidden = forbidden_mask(graph, causes, effects)
-    anc = graph.ancestors(sum(1 << v for v in (*causes, *effects)))
+    anc = graph.ancestors_of(sum(1 << v for v in (*causes, *effects)))
     candidates = anc & ~forbidden
     pool = bits(candidates)
     needed = not check_set(question, 0).valid

@@ -99,7 +99,7 @@ def _backdoor(question: BackdoorQuestion, answer: BackdoorAnswer) -> str:
     g = question.graph
     forbidden = 0
     for c in question.causes:
-        forbidden |= g.descendants(1 << c)
+        forbidden |= g.descendants_of(1 << c)
     lines = [f"A valid set may not contain {', '.join(g.mask_names(forbidden))} (the causes "
              "and their descendants) nor an effect."]
     empty = check_set(question, 0)

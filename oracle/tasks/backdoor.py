@@ -70,7 +70,8 @@ class SetVerdict:
 
 
 def forbidden_mask(graph: TaskGraph, causes: tuple[int, ...], effects: tuple[int, ...]) -> int:
-    """Variables no valid set may contain: descendants of causes, causes, effects."""
+    """Variables no valid set may contain (rule 1): the causes and their descendants, and
+    the effects."""
     mask = 0
     for c in causes:
         mask |= graph.descendants_of(1 << c)
@@ -90,9 +91,8 @@ def check_set(question: BackdoorQuestion, z: int) -> SetVerdict:
     graph = question.graph
     for c in question.causes:
         cut = graph.without_edges_out_of(c)
-        desc = graph.descendants_of(1 << c)
+        bad = z & forbidden_mask(graph, (c,), (*question.causes, *question.effects))
         for e in question.effects:
-            bad = z & (desc | sum(1 << v for v in (*question.causes, *question.effects)))
             if bad:
                 return SetVerdict(False, c, e, forbidden=bits(bad)[0])
             trail = open_trail(cut, c, e, z)

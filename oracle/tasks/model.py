@@ -1,6 +1,7 @@
 """The formal objects of the CI-Bench and intervention-effect tasks.
 
-A *task graph* is a directed acyclic graph (DAG) over named variables.  Variables
+A *task graph* is a directed acyclic graph (DAG) over named variables: the
+names, and the one DAG type ``oracle.graph.Dag`` for the structure.  Variables
 are numbered ``0 … n-1`` in the order of ``TaskGraph.names``; sets of variables
 are bitmasks (bit ``i`` ↔ variable ``i``), which is how every solver in
 ``oracle.tasks`` reads them.  An edge ``(i, j)`` means "``names[i]`` has a

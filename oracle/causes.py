@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.labels import Verdict
+from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.relation_table import table_of
 from causal_oracle.oracle.relations import Profile, reading
 from causal_oracle.oracle.statements import Hypothesis, RelationKind, SurfaceForm
@@ -92,10 +93,6 @@ class Cause:
         return {"kind": self.kind.value, "detail": self.detail}
 
 
-def _relation_of(holds: int, size: int) -> str:
-    return "entailment" if holds == size else "contradiction" if holds == 0 else "neutral"
-
-
 def _matches(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict,
              gold: int, gold_relation: str | None, gold_prob: float | None,
              profile: Profile) -> list[str]:
@@ -118,7 +115,7 @@ def _matches(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict,
         if gold_prob is not None:
             fits = round(k / size, 2) == round(gold_prob, 2)
         elif gold_relation is not None:
-            fits = _relation_of(k, size) == gold_relation
+            fits = Outcome.of_count(k, size) == gold_relation
         else:
             fits = int(k == size) == gold and gold == 1
         if fits:
@@ -135,8 +132,8 @@ def classify(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict, 
     dataset has one), ``gold_prob`` the generator's fraction of members in which
     it thought the relation holds (upstream ``prob``, if present).
     """
-    if verdict.relation == "inconsistent" or not analysis.consistent:
-        kind = analysis.conflicts[0].kind if analysis.conflicts else "unknown"
+    if verdict.relation == Outcome.INCONSISTENT or not analysis.consistent:
+        kind = analysis.conflicts[0].kind.value if analysis.conflicts else "unknown"
         return [Cause(CauseKind.PREMISE_INCONSISTENT, kind)]
     k, m = verdict.holds_in, verdict.class_size
     primary: Cause | None = None
@@ -146,8 +143,8 @@ def classify(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict, 
     elif gold == 0 and verdict.label == 1:
         primary = Cause(CauseKind.MISSED_ENTAILMENT,
                         f"gold not entailed, but the relation holds in all {m} members")
-    elif (gold_relation in ("contradiction", "neutral")
-          and verdict.relation in ("contradiction", "neutral")
+    elif (gold_relation in (Outcome.CONTRADICTION, Outcome.NEUTRAL)
+          and verdict.relation in (Outcome.CONTRADICTION, Outcome.NEUTRAL)
           and gold_relation != verdict.relation):
         primary = Cause(CauseKind.CONTRADICTION_NEUTRAL_SWAPPED,
                         f"gold {gold_relation}, but the relation holds in {k} of {m} members "

@@ -1,18 +1,52 @@
-"""d-separation on bitmask DAGs, by the reachability ("Bayes-ball") algorithm.
+"""d-separation on bitmask DAGs: one Bayes-ball walk, with an optional witness path.
 
-A path between ``x`` and ``y`` is *blocked* by a set ``Z`` when it contains
+A *path* between ``x`` and ``y`` is a sequence of distinct nodes, each joined to
+the next by an edge in either direction.  A node ``m`` inside a path is a
+*collider* when both edges point into it (``u → m ← v``) and a *non-collider*
+otherwise (a chain ``u → m → v`` or a fork ``u ← m → v``).  A path is *blocked*
+by a set ``Z`` when it contains
 
-* a chain ``u → m → v`` or a fork ``u ← m → v`` with ``m`` in ``Z``, or
-* a collider ``u → m ← v`` where neither ``m`` nor any descendant of ``m`` is in ``Z``.
+* a non-collider in ``Z``, or
+* a collider ``m`` such that neither ``m`` nor any descendant of ``m`` is in ``Z``
+  (that is, ``m`` is not in ``An(Z)``, the inclusive ancestors of ``Z``, see
+  ``oracle.graph``);
 
-``x`` and ``y`` are *d-separated* by ``Z`` when every path between them is blocked;
-in a DAG that is faithful to a distribution this is exactly conditional
-independence ``x ⊥ y | Z``.  A walk is traced through states (node, direction of
-arrival); a node is reachable from ``x`` given ``Z`` iff some open path reaches it
-(Shachter 1998, "Bayes-Ball"; Koller & Friedman 2009, Algorithm 3.1).
+otherwise it is *open* (or *active*) given ``Z``.  ``x`` and ``y`` are
+*d-separated* by ``Z`` when every path between them is blocked; in a DAG that is
+faithful to a distribution this is exactly conditional independence
+``x ⊥ y | Z``.  For example ``u ← n → v`` is blocked by ``{n}`` and open given
+∅, while ``u → c ← v`` is open given ``{c}`` (or a descendant of ``c``) and
+blocked given ∅.
 
-Functions: ``d_separated``, ``open_path`` (a witness that the separation fails),
-``independence_set`` (every ``(x, y, Z)`` that the DAG makes independent).
+The walk (Shachter 1998, "Bayes-Ball"; Koller & Friedman 2009, Algorithm 3.1;
+Geiger, Verma & Pearl 1990) searches states ``(v, ↑)`` "entered from a child"
+and ``(v, ↓)`` "entered from a parent", starting from ``(x, ↑)``:
+
+* from ``(v, ↑)`` with ``v ∉ Z``: on to every parent ``(p, ↑)`` and child ``(c, ↓)``;
+* from ``(v, ↓)`` with ``v ∉ Z``: on to every child ``(c, ↓)``;
+* from ``(v, ↓)`` with ``v ∈ An(Z)``: back up to every parent ``(p, ↑)`` (an
+  opened collider).
+
+Each step of the walk keeps the rules above, so the walk enumerates exactly the
+*open walks* from ``x`` (like open paths, but nodes may repeat), and a node is
+reached iff an open path reaches it.  ``bayes_ball`` runs it on whole frontiers
+of states at once (a few integer operations per layer: this is the form the
+2^(n-2) separation checks of ``independence_set``/``separations`` use), and on
+request records each state's predecessor, breadth first.
+
+From a walk to a witness path: an open walk ``W`` that visits ``v`` at positions
+``i < j`` can be cut to ``W[:i] + W[j:]`` and stays open.  Only the new joint at
+``v`` changes: if ``v ∈ Z`` both visits were colliders, so the joint is a
+collider in ``Z``; if ``v ∈ An(Z) ∖ Z`` any joint is allowed; if ``v ∉ An(Z)``
+both visits were non-colliders, and a collider joint would need the walk to
+leave ``v`` along an out-edge and come back along another out-edge, turning
+round at a collider below ``v`` — one in ``An(Z)``, making ``v ∈ An(Z)``.
+Erasing loops in order therefore turns the recorded walk into a simple open
+path (``open_path``).
+
+Functions: ``bayes_ball`` (the walk), ``reachable``, ``d_separated``,
+``open_path`` (a witness that the separation fails), ``independence_set`` and
+``separations`` (every ``(x, y, Z)`` the DAG d-separates).
 """
 
 from __future__ import annotations
@@ -20,116 +54,114 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from causal_oracle.oracle.budget import checkpoint
-from causal_oracle.oracle.graph import Dag, bits
+from causal_oracle.oracle.graph import Dag, bits, reach_from
 
-_UP, _DOWN = 0, 1  # arrived from a child (moving up) / from a parent (moving down)
-
-
-def _ancestral_closure(dag: Dag, mask: int) -> int:
-    seen, frontier = mask, mask
-    while frontier:
-        nxt = 0
-        for v in bits(frontier):
-            nxt |= dag.parents[v]
-        frontier = nxt & ~seen
-        seen |= frontier
-    return seen
+UP, DOWN = 0, 1  # a state's direction: entered from a child (moving up) / from a parent
+State = tuple[int, int]
 
 
-def _reach(dag: Dag, x: int, given: int, kids: tuple[int, ...]
-           ) -> dict[tuple[int, int], tuple[int, int] | None]:
-    """Bayes-ball search from ``x``; maps each visited state to its predecessor."""
-    anc_given = _ancestral_closure(dag, given)
-    start = (x, _UP)
-    previous: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
-    stack = [start]
-    while stack:
-        state = stack.pop()
-        v, direction = state
-        observed = bool(given >> v & 1)
-        moves: list[tuple[int, int]] = []
-        if direction == _UP and not observed:
-            moves += [(p, _UP) for p in bits(dag.parents[v])]
-            moves += [(c, _DOWN) for c in bits(kids[v])]
-        elif direction == _DOWN:
-            if not observed:
-                moves += [(c, _DOWN) for c in bits(kids[v])]
-            if anc_given >> v & 1:  # a collider that is, or has a descendant, in Z
-                moves += [(p, _UP) for p in bits(dag.parents[v])]
-        for nxt in moves:
-            if nxt not in previous:
-                previous[nxt] = state
-                stack.append(nxt)
-    return previous
+def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None,
+               previous: dict[State, State | None] | None = None) -> tuple[int, int]:
+    """The states an open walk from ``x`` reaches given ``given`` (a bitmask).
 
+    Returns ``(up, down)``: the nodes entered from a child, and those entered from
+    a parent; ``x`` counts as entered from a child (the start state).  When
+    ``previous`` is a dict it receives every reached state's predecessor state
+    (the start maps to ``None``), breadth first, so each recorded walk is a
+    shortest one.  ``kids`` saves recomputing ``dag.children()`` in hot loops.
 
-def d_separated(dag: Dag, x: int, y: int, given: int) -> bool:
-    """Whether ``given`` (a bitmask, excluding x and y) d-separates ``x`` and ``y``."""
-    visited = _reach(dag, x, given, dag.children())
-    return (y, _UP) not in visited and (y, _DOWN) not in visited
-
-
-def open_path(dag: Dag, x: int, y: int, given: int) -> list[int] | None:
-    """A simple path from ``x`` to ``y`` that ``given`` leaves open, or ``None``.
-
-    Depth-first search over simple paths (exponential in the worst case, so meant
-    for explanations on small graphs; ``d_separated`` answers the yes/no question).
-    """
-    if d_separated(dag, x, y, given):
-        return None
-    anc_given = _ancestral_closure(dag, given)
-    kids = dag.children()
-    path = [x]
-
-    def extend(v: int) -> bool:
-        for w in bits((dag.parents[v] | kids[v]) & ~_mask(path)):
-            if len(path) >= 2:
-                u = path[-2]
-                collider = dag.has_edge(u, v) and dag.has_edge(w, v)
-                if collider and not anc_given >> v & 1:
-                    continue
-                if not collider and given >> v & 1:
-                    continue
-            path.append(w)
-            if w == y or extend(w):
-                return True
-            path.pop()
-        return False
-
-    return list(path) if extend(x) else None
-
-
-def _mask(nodes: list[int]) -> int:
-    m = 0
-    for v in nodes:
-        m |= 1 << v
-    return m
-
-
-def reachable(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None) -> int:
-    """Bitmask of the nodes joined to ``x`` by a path that ``given`` leaves open.
-
-    The same Bayes-ball rules as ``_reach``, run on whole frontiers at once: ``up``
-    holds nodes entered from a child, ``down`` nodes entered from a parent.
+    >>> g = Dag.from_edges(3, [(0, 1), (2, 1)])  # 0 → 1 ← 2
+    >>> bayes_ball(g, 0, 0), bayes_ball(g, 0, 0b010)
+    ((1, 2), (5, 2))
     """
     kids = kids if kids is not None else dag.children()
-    anc_given = _ancestral_closure(dag, given)
     parents = dag.parents
-    seen_up, seen_down = 1 << x, 0
-    front_up, front_down = 1 << x, 0
+    opened = reach_from(parents, given)  # An(given): colliders that let the walk turn up
+    if previous is not None:
+        previous[(x, UP)] = None
+    seen_up = front_up = 1 << x
+    seen_down = front_down = 0
     while front_up or front_down:
-        pass_through = (front_up | front_down) & ~given  # non-colliders that are not observed
-        bounce = front_down & anc_given  # colliders opened by Z
+        go_up = front_up & ~given | front_down & opened
+        go_down = (front_up | front_down) & ~given
         new_up = new_down = 0
-        for v in bits(front_up & ~given | bounce):
-            new_up |= parents[v]
-        for v in bits(pass_through):
-            new_down |= kids[v]
+        if previous is None:
+            for v in bits(go_up):
+                new_up |= parents[v]
+            for v in bits(go_down):
+                new_down |= kids[v]
+        else:
+            for v in bits(go_up):
+                source = (v, UP) if (front_up & ~given) >> v & 1 else (v, DOWN)
+                for w in bits(parents[v] & ~seen_up & ~new_up):
+                    previous[(w, UP)] = source
+                new_up |= parents[v]
+            for v in bits(go_down):
+                source = (v, UP) if front_up >> v & 1 else (v, DOWN)
+                for w in bits(kids[v] & ~seen_down & ~new_down):
+                    previous[(w, DOWN)] = source
+                new_down |= kids[v]
         front_up = new_up & ~seen_up
         front_down = new_down & ~seen_down
         seen_up |= front_up
         seen_down |= front_down
-    return (seen_up | seen_down) & ~(1 << x)
+    return seen_up, seen_down
+
+
+def reachable(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None) -> int:
+    """Bitmask of the nodes other than ``x`` joined to ``x`` by a path ``given`` leaves open."""
+    up, down = bayes_ball(dag, x, given, kids)
+    return (up | down) & ~(1 << x)
+
+
+def d_separated(dag: Dag, x: int, y: int, given: int) -> bool:
+    """Whether ``given`` (a bitmask, excluding x and y) d-separates ``x`` and ``y``.
+
+    >>> g = Dag.from_edges(3, [(1, 0), (1, 2)])  # 0 ← 1 → 2
+    >>> d_separated(g, 0, 2, 0), d_separated(g, 0, 2, 0b010)
+    (False, True)
+    """
+    up, down = bayes_ball(dag, x, given)
+    return not (up | down) >> y & 1
+
+
+def open_path(dag: Dag, x: int, y: int, given: int) -> list[int] | None:
+    """A simple path from ``x`` to ``y`` (``x ≠ y``) that ``given`` leaves open, or ``None``.
+
+    The walk's recorded route to ``y`` with its loops erased (module docstring).
+
+    >>> g = Dag.from_edges(4, [(0, 1), (2, 1), (1, 3)])  # 0 → 1 ← 2, 1 → 3
+    >>> open_path(g, 0, 2, 0) is None, open_path(g, 0, 2, 0b1000)
+    (True, [0, 1, 2])
+    """
+    previous: dict[State, State | None] = {}
+    up, down = bayes_ball(dag, x, given, previous=previous)
+    state: State | None
+    if up >> y & 1:
+        state = (y, UP)
+    elif down >> y & 1:
+        state = (y, DOWN)
+    else:
+        return None
+    walk = []
+    while state is not None:
+        walk.append(state[0])
+        state = previous[state]
+    return _erase_loops(walk[::-1])
+
+
+def _erase_loops(walk: list[int]) -> list[int]:
+    """``walk`` with every closed sub-walk cut out, in order (chronological loop erasure)."""
+    path: list[int] = []
+    on_path: set[int] = set()
+    for v in walk:
+        if v in on_path:
+            while path[-1] != v:
+                on_path.discard(path.pop())
+        else:
+            path.append(v)
+            on_path.add(v)
+    return path
 
 
 def independence_set(dag: Dag) -> frozenset[tuple[int, int, int]]:

@@ -20,6 +20,7 @@ independencies is inconsistent as well.  Results are cached by premise content.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 from causal_oracle.oracle.budget import checkpoint
@@ -41,16 +42,33 @@ MAX_MEMBERS = 50_000
 LIST_LIMIT = 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Conflict:
-    """Why no DAG reproduces the premise.
+class ConflictKind(StrEnum):
+    """Which statement (or statements) no DAG can satisfy.
 
-    ``kind`` is one of ``"correlation"``, ``"sepset"``, ``"colliders"``,
-    ``"unexplained_independence"`` (a listed independence no candidate DAG has) or
-    ``"missing_independence"`` (a d-separation every candidate has, not listed).
+    A ``StrEnum``: each member is its word (``repr`` included), which certificates,
+    reports and the independent checker carry as plain data.
     """
 
-    kind: str
+    #: "X correlates with Y" and "X is independent of Y" are both stated
+    CORRELATION = "correlation"
+    #: a pair is separated both with and without a common neighbour of the two
+    SEPSET = "sepset"
+    #: no acyclic orientation of the skeleton has exactly the forced colliders
+    COLLIDERS = "colliders"
+    #: a listed independence that no candidate DAG has (a path stays open)
+    UNEXPLAINED_INDEPENDENCE = "unexplained_independence"
+    #: a d-separation every candidate has, but the premise does not list
+    MISSING_INDEPENDENCE = "missing_independence"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Why no DAG reproduces the premise (``kind``: see ``ConflictKind``)."""
+
+    kind: ConflictKind
     message: str
     statement: Independence | None = None
     #: (x, y, given) of the offending (in)dependence
@@ -127,7 +145,7 @@ def _correlation_conflicts(premise: Premise) -> list[Conflict]:
     for c in premise.correlations:
         if (c.x, c.y) in marginal:
             a, b = premise.variables[c.x], premise.variables[c.y]
-            out.append(Conflict("correlation",
+            out.append(Conflict(ConflictKind.CORRELATION,
                                 f"the premise says {a} correlates with {b} and also that "
                                 f"{a} is independent of {b}", marginal[(c.x, c.y)],
                                 (c.x, c.y, 0)))
@@ -153,14 +171,14 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
     for key in unexplained:
         path = tuple(open_path(candidate, *key) or ())
         out.append(Conflict(
-            "unexplained_independence",
+            ConflictKind.UNEXPLAINED_INDEPENDENCE,
             f"the premise states {_fmt(premise, *key)}, but every DAG with the skeleton and "
             f"colliders the other statements force connects them given that set: the path "
             f"{_arrowed(premise, candidate, path)} is open"
             f"{_why_open(premise, candidate, path, key[2])}", listed[key], key, path, candidate))
     for key in missing:
         out.append(Conflict(
-            "missing_independence",
+            ConflictKind.MISSING_INDEPENDENCE,
             f"every DAG with the skeleton and colliders the statements force has "
             f"{_fmt(premise, *key)} (every path between them is blocked), but the premise "
             f"does not list it, so under the closed-world reading they are dependent",
@@ -173,7 +191,7 @@ def _sepset_conflicts(premise: Premise, structure: Structure) -> list[Conflict]:
     names = premise.variables
     for c in structure.conflicts:
         out.append(Conflict(
-            "sepset",
+            ConflictKind.SEPSET,
             f"{names[c.middle]} is adjacent to both {names[c.x]} and {names[c.y]}, which are "
             f"non-adjacent; the premise separates them both with {names[c.middle]} "
             f"({_fmt(premise, *c.with_middle.key)}) and without it "
@@ -208,7 +226,7 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
         colliders = ", ".join(f"{names[t.x]}→{names[t.middle]}←{names[t.y]}"
                               for t in structure.colliders)
         return ClassAnalysis(premise, structure, cpdag, (), (Conflict(
-            "colliders",
+            ConflictKind.COLLIDERS,
             f"the colliders the statements force ({colliders}) cannot all hold in one "
             f"acyclic graph without creating another collider or a cycle"),))
     count = class_size(premise.n, cpdag.directed, cpdag.undirected)

@@ -22,6 +22,7 @@ from typing import Any
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.labels import Verdict
+from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.reasons import colliders_intro, opening_steps, reason_for
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.statements import (
@@ -155,7 +156,7 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
     cert = verdict.certificate
     lines.append(f"5. Hypothesis \"{hypothesis.describe()}\" ({profile.value} reading: "
                  f"{_relation_words(hypothesis, profile)})")
-    if verdict.relation == "neutral":
+    if verdict.relation == Outcome.NEUTRAL:
         w = cert.witnesses[0]
         assert w is not None
         some = "some" if verdict.holds_in is None else str(verdict.holds_in)
@@ -163,8 +164,9 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
                      f"{dag_text(premise, cert.members[0])} (witness {_witness_text(premise, w)});")
         lines.append(f"   fails in {dag_text(premise, cert.members[1])}.")
     elif (reason := reason_for(analysis, hypothesis, verdict, profile)) is not None:
+        entailed = verdict.relation == Outcome.ENTAILMENT
         lines.append(f"   Structural reason ({reason.kind.value}): {reason.text}.")
-        lines.append(f"   So it {'holds' if verdict.relation == 'entailment' else 'fails'} in "
+        lines.append(f"   So it {'holds' if entailed else 'fails'} in "
                      f"all {verdict.class_size} member(s) (each listed in the certificate).")
     else:
         shown = list(zip(cert.members, cert.witnesses, strict=True))[:MAX_LISTED_MEMBERS]
@@ -173,17 +175,17 @@ def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdi
             lines.append(f"   member {i}: {dag_text(premise, m)} — {tail}")
         if not cert.complete:
             lines.append(f"   The class is too large to list; a SAT query finds no member "
-                         f"{'without' if verdict.relation == 'entailment' else 'with'} the "
+                         f"{'without' if verdict.relation == Outcome.ENTAILMENT else 'with'} the "
                          f"relation (re-derived by the checker's own z3 query).")
         elif len(cert.members) > MAX_LISTED_MEMBERS:
             lines.append(f"   … {len(cert.members) - MAX_LISTED_MEMBERS} more members, each "
-                         f"{'with' if verdict.relation == 'entailment' else 'without'} the "
+                         f"{'with' if verdict.relation == Outcome.ENTAILMENT else 'without'} the "
                          f"relation (all in the certificate).")
     lines.append("")
     conclusion = {
-        "entailment": "entailment (valid): the relation holds in every member",
-        "contradiction": "contradiction (invalid): the relation holds in no member",
-        "neutral": "neutral (invalid): the relation holds in some members only",
+        Outcome.ENTAILMENT: "entailment (valid): the relation holds in every member",
+        Outcome.CONTRADICTION: "contradiction (invalid): the relation holds in no member",
+        Outcome.NEUTRAL: "neutral (invalid): the relation holds in some members only",
     }[verdict.relation]
     lines.append(f"Conclusion: {conclusion}.")
     if verdict.ambiguous:

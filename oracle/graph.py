@@ -1,18 +1,40 @@
-"""Directed acyclic graphs on at most 62 nodes, stored as parent bitmasks.
+"""Directed acyclic graphs on bitmasks: the one DAG type and the one reachability walk.
 
 A DAG on nodes ``0..n-1`` is the tuple ``parents`` where bit ``j`` of
 ``parents[i]`` is set iff ``j → i`` is an edge.  Bitmasks make the operations
 the oracle repeats millions of times — reachability, ancestral sets, checking a
-path — a handful of integer operations.  Node names live with the premise, not
-here.
+path — a handful of integer operations.  Node names live with whoever owns them
+(the premise, a task graph), not here.
+
+Ancestors and descendants
+-------------------------
+``u`` is an *ancestor* of ``v``, and ``v`` a *descendant* of ``u``, when a
+directed path ``u → … → v`` of length ≥ 1 exists.  In a DAG no node is its own
+ancestor or descendant, so the per-node forms are **strict**:
+
+* ``Dag.descendants(v)`` / ``Dag.ancestors(v)`` — the nodes strictly below
+  (above) ``v``, optionally along paths whose nodes avoid a mask;
+
+the set forms are **inclusive**, the way textbooks write De(X) and An(Z) in the
+backdoor criterion and in d-separation ("a collider that is in Z or has a
+descendant in Z" is one test: ``An(Z)``):
+
+* ``Dag.descendants_of(mask)`` / ``Dag.ancestors_of(mask)`` — ``mask`` itself and
+  everything below (above) it.
+
+Every one of these is the one reachability walk ``reach_from`` (a frontier
+search over successor masks: children for descendants, parents for ancestors).
 
 >>> g = Dag.from_edges(3, [(0, 1), (1, 2)])
->>> g.has_edge(0, 1), g.descendants(0), g.is_acyclic()
-(True, 6, True)
+>>> g.has_edge(0, 1), g.descendants(0), g.descendants_of(0b001), g.is_acyclic()
+(True, 6, 7, True)
+>>> g.topological_order()
+(0, 1, 2)
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,6 +50,8 @@ def bits(mask: int) -> Iterator[int]:
 
 @dataclass(frozen=True, slots=True)
 class Dag:
+    """A directed graph as parent bitmasks (acyclic wherever the oracle builds one)."""
+
     n: int
     parents: tuple[int, ...]
 
@@ -50,23 +74,31 @@ class Dag:
         return children_of(self.parents)
 
     def descendants(self, node: int, avoid: int = 0) -> int:
-        """Nodes reachable from ``node`` by a directed path of length ≥ 1 that
-        never enters a node of ``avoid`` (``node`` itself only if on a cycle)."""
-        return reach_from(children_of(self.parents), self.children()[node] & ~avoid, avoid)
+        """Strict descendants of ``node``: the nodes a directed path of length ≥ 1 from
+        ``node`` reaches without entering ``avoid`` (``node`` itself only on a cycle)."""
+        kids = self.children()
+        return reach_from(kids, kids[node] & ~avoid, avoid)
 
     def ancestors(self, node: int, avoid: int = 0) -> int:
-        """Nodes with a directed path of length ≥ 1 to ``node`` avoiding ``avoid``."""
+        """Strict ancestors of ``node``: the nodes with a directed path of length ≥ 1 to
+        ``node`` whose nodes avoid ``avoid``."""
         return reach_from(self.parents, self.parents[node] & ~avoid, avoid)
 
+    def descendants_of(self, mask: int) -> int:
+        """The nodes of ``mask`` and all their descendants (inclusive: De(mask))."""
+        return reach_from(self.children(), mask)
+
+    def ancestors_of(self, mask: int) -> int:
+        """The nodes of ``mask`` and all their ancestors (inclusive: An(mask))."""
+        return reach_from(self.parents, mask)
+
+    def topological_order(self) -> tuple[int, ...] | None:
+        """The nodes with every parent before its children (Kahn's algorithm, ready
+        nodes first-in first-out from the lowest index); ``None`` if there is a cycle."""
+        return _topological_order(self.parents)
+
     def is_acyclic(self) -> bool:
-        remaining = (1 << self.n) - 1
-        while remaining:
-            sources = [v for v in bits(remaining) if not self.parents[v] & remaining]
-            if not sources:
-                return False
-            for v in sources:
-                remaining &= ~(1 << v)
-        return True
+        return self.topological_order() is not None
 
     def skeleton(self) -> frozenset[tuple[int, int]]:
         return frozenset((min(t, h), max(t, h)) for t, h in self.edges())
@@ -88,7 +120,9 @@ def reach_from(step: tuple[int, ...], frontier: int, avoid: int = 0) -> int:
     """``frontier`` and every node reachable from it along ``step`` masks, avoiding ``avoid``.
 
     ``step`` is a per-node bitmask of successors: children for descendants, parents
-    for ancestors.
+    for ancestors.  This is the only graph search over successor masks in the
+    oracle; the strict and inclusive ancestor/descendant forms above are its
+    callers.
     """
     seen = 0
     while frontier:
@@ -113,6 +147,22 @@ def children_of(parents: tuple[int, ...]) -> tuple[int, ...]:
         for t in bits(mask):
             kids[t] |= 1 << h
     return tuple(kids)
+
+
+@lru_cache(maxsize=65536)
+def _topological_order(parents: tuple[int, ...]) -> tuple[int, ...] | None:
+    kids = children_of(parents)
+    indegree = [mask.bit_count() for mask in parents]
+    ready = deque(v for v, d in enumerate(indegree) if d == 0)
+    order: list[int] = []
+    while ready:
+        v = ready.popleft()
+        order.append(v)
+        for w in bits(kids[v]):
+            indegree[w] -= 1
+            if indegree[w] == 0:
+                ready.append(w)
+    return tuple(order) if len(order) == len(parents) else None
 
 
 def directed_path(dag: Dag, source: int, target: int, avoid: int = 0) -> list[int] | None:

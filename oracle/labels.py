@@ -22,13 +22,14 @@ from causal_oracle.oracle.certificate import Certificate, ConflictEvidence
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.relation_table import table_of
 from causal_oracle.oracle.relations import Profile, Witness, reading, witness
 from causal_oracle.oracle.sat_labels import ClassSolver
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 
 ENTAILMENT, NEUTRAL, CONTRADICTION, INCONSISTENT = (
-    "entailment", "neutral", "contradiction", "inconsistent")
+    Outcome.ENTAILMENT, Outcome.NEUTRAL, Outcome.CONTRADICTION, Outcome.INCONSISTENT)
 
 
 @dataclass(frozen=True, slots=True)

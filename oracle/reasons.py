@@ -41,9 +41,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from causal_oracle.oracle.equivalence import ClassAnalysis
+from causal_oracle.oracle.equivalence import ClassAnalysis, ConflictKind
 from causal_oracle.oracle.graph import Dag, bits, directed_path, reach_from
 from causal_oracle.oracle.labels import Verdict
+from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.relations import Profile, witness
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 from causal_oracle.oracle.structure import Structure
@@ -112,14 +113,15 @@ def structural_reason(analysis: ClassAnalysis, verdict: Verdict, kind: RelationK
                       form: SurfaceForm, p: int, q: int,
                       profile: Profile = Profile.CORR2CAUSE) -> Reason | None:
     """The structural reason for an entailment or a contradiction, or ``None``."""
-    if verdict.relation not in ("entailment", "contradiction") or not analysis.consistent:
+    if verdict.relation not in (Outcome.ENTAILMENT, Outcome.CONTRADICTION) \
+            or not analysis.consistent:
         return None
     premise = analysis.premise
     v = premise.variables
     P, Q = v[p], v[q]
     compelled, possible = _graphs(analysis)
     adjacent = (min(p, q), max(p, q)) in analysis.structure.adjacent
-    if verdict.relation == "entailment":
+    if verdict.relation == Outcome.ENTAILMENT:
         if _literal_strict(kind, form, profile) and adjacent:
             return None
         w = witness(compelled, kind, form, p, q, profile)
@@ -262,8 +264,8 @@ def opening_steps(analysis: ClassAnalysis) -> list[str]:
     v = premise.variables
     out: list[str] = []
     for c in analysis.conflicts:
-        if c.kind != "unexplained_independence" or not c.path or c.candidate is None \
-                or c.triple is None:
+        if (c.kind is not ConflictKind.UNEXPLAINED_INDEPENDENCE or not c.path
+                or c.candidate is None or c.triple is None):
             continue
         dag, given = c.candidate, c.triple[2]
         for u, m, w in zip(c.path, c.path[1:], c.path[2:], strict=False):

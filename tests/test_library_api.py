@@ -105,3 +105,25 @@ def test_the_readme_library_example_runs_as_written(tmp_path) -> None:
     done = subprocess.run([sys.executable, str(script)], cwd=root, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+def _modules_with_examples() -> list[str]:
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in ("oracle", "parser", "clients"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if ">>> " in path.read_text(encoding="utf-8"):
+                dotted = ".".join(path.relative_to(root).with_suffix("").parts)
+                found.append(f"causal_oracle.{dotted}")
+    return found
+
+
+@pytest.mark.parametrize("module", _modules_with_examples())
+def test_doctests_of_every_module(module: str) -> None:
+    """Every example in a module docstring runs as written (a module whose examples need
+    a running server marks them ``+SKIP``)."""
+    loaded = importlib.import_module(module)
+    result = doctest.testmod(loaded, raise_on_error=False)
+    assert result.failed == 0
+    assert result.attempted > 0 or "doctest: +SKIP" in Path(str(loaded.__file__)).read_text(
+        encoding="utf-8")

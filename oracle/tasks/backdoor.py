@@ -18,68 +18,44 @@ open given ∅ and blocked by ``{z}``, so adjustment is needed and ``{z}`` is th
 minimal valid set; adding the mediator of ``c → m → e`` would be rejected by
 rule 1.
 
-d-separation uses the reachability ("Bayes-ball") algorithm of Koller &
-Friedman (2009, Alg. 3.1) on bitmasks; ``open_trail`` also returns the trail it
-found, which explains why a set fails.  Every inclusion-minimal valid set lies
-within the ancestors of the causes and effects (Tian, Paz & Pearl, 1998), so
-``backdoor_sets`` enumerates subsets of those by increasing size.
+d-separation is the one Bayes-ball walk of ``oracle.dsep`` (Koller & Friedman
+2009, Alg. 3.1); ``open_trail`` returns the open path it finds, which explains
+why a set fails.  Every inclusion-minimal valid set lies within the ancestors
+of the causes and effects (Tian, Paz & Pearl, 1998), so ``backdoor_sets``
+enumerates subsets of those by increasing size.
 
 Public functions: ``open_trail``, ``check_set``, ``backdoor_sets``.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from itertools import combinations
 
 from causal_oracle.oracle.budget import checkpoint
+from causal_oracle.oracle.dsep import open_path
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
 
 MAX_SUBSETS = 1 << 17  # subsets examined before giving up with BudgetExceeded
 
-_UP, _DOWN = 0, 1  # arrived at a node from a child (moving up) / from a parent (down)
-
 
 def open_trail(graph: TaskGraph, x: int, y: int, z: int) -> tuple[int, ...] | None:
-    """A trail from ``x`` to ``y`` that is open given ``z`` (bitmask), or None.
+    """A simple path from ``x`` to ``y`` that is open given ``z`` (bitmask), or None.
 
-    Colliders on the trail are ancestors of ``z``; other variables are outside ``z``.
+    Colliders on the trail are in An(z); other variables are outside ``z``.  This
+    is ``oracle.dsep.open_path`` on the task graph; ``check_set`` calls it on the
+    graph without the cause's outgoing edges, so every trail it finds starts with
+    an edge into the cause: a backdoor path.
 
     >>> g = TaskGraph(("a", "b", "c"), frozenset({(0, 1), (2, 1)}))  # a → b ← c
     >>> open_trail(g, 0, 2, 0) is None, open_trail(g, 0, 2, 0b010)
     (True, (0, 1, 2))
     """
-    anc_z = graph.ancestors(z)
-    start = (x, _UP)
-    prev: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        node, direction = state
-        if node == y:
-            trail = []
-            cur: tuple[int, int] | None = state
-            while cur is not None:
-                trail.append(cur[0])
-                cur = prev[cur]
-            return tuple(reversed(trail))
-        nxt: list[tuple[int, int]] = []
-        in_z = z >> node & 1
-        if direction == _UP and not in_z:
-            nxt += [(p, _UP) for p in bits(graph.parents[node])]
-            nxt += [(c, _DOWN) for c in bits(graph.children[node])]
-        elif direction == _DOWN:
-            if not in_z:
-                nxt += [(c, _DOWN) for c in bits(graph.children[node])]
-            if anc_z >> node & 1:
-                nxt += [(p, _UP) for p in bits(graph.parents[node])]
-        for s in nxt:
-            if s not in prev:
-                prev[s] = state
-                queue.append(s)
-    return None
+    if x == y:
+        return (x,)
+    path = open_path(graph.dag, x, y, z)
+    return None if path is None else tuple(path)
 
 
 @dataclass(frozen=True)
@@ -94,10 +70,11 @@ class SetVerdict:
 
 
 def forbidden_mask(graph: TaskGraph, causes: tuple[int, ...], effects: tuple[int, ...]) -> int:
-    """Variables no valid set may contain: descendants of causes, causes, effects."""
+    """Variables no valid set may contain (rule 1): the causes and their descendants, and
+    the effects."""
     mask = 0
     for c in causes:
-        mask |= graph.descendants(1 << c)
+        mask |= graph.descendants_of(1 << c)
     for e in effects:
         mask |= 1 << e
     return mask
@@ -114,9 +91,8 @@ def check_set(question: BackdoorQuestion, z: int) -> SetVerdict:
     graph = question.graph
     for c in question.causes:
         cut = graph.without_edges_out_of(c)
-        desc = graph.descendants(1 << c)
+        bad = z & forbidden_mask(graph, (c,), (*question.causes, *question.effects))
         for e in question.effects:
-            bad = z & (desc | sum(1 << v for v in (*question.causes, *question.effects)))
             if bad:
                 return SetVerdict(False, c, e, forbidden=bits(bad)[0])
             trail = open_trail(cut, c, e, z)
@@ -136,7 +112,7 @@ def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
     graph = question.graph
     causes, effects = question.causes, question.effects
     forbidden = forbidden_mask(graph, causes, effects)
-    anc = graph.ancestors(sum(1 << v for v in (*causes, *effects)))
+    anc = graph.ancestors_of(sum(1 << v for v in (*causes, *effects)))
     candidates = anc & ~forbidden
     pool = bits(candidates)
     needed = not check_set(question, 0).valid

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from causal_oracle.oracle.tasks.backdoor import SetVerdict, check_set
+from causal_oracle.oracle.tasks.backdoor import SetVerdict, check_set, forbidden_mask
 from causal_oracle.oracle.tasks.intervention import intervened_graph
 from causal_oracle.oracle.tasks.model import (
     Answer,
@@ -97,9 +97,7 @@ def _paths(question: PathsQuestion, answer: PathsAnswer) -> str:
 
 def _backdoor(question: BackdoorQuestion, answer: BackdoorAnswer) -> str:
     g = question.graph
-    forbidden = 0
-    for c in question.causes:
-        forbidden |= g.descendants(1 << c)
+    forbidden = forbidden_mask(g, question.causes, ())
     lines = [f"A valid set may not contain {', '.join(g.mask_names(forbidden))} (the causes "
              "and their descendants) nor an effect."]
     empty = check_set(question, 0)

@@ -1,6 +1,7 @@
 """The formal objects of the CI-Bench and intervention-effect tasks.
 
-A *task graph* is a directed acyclic graph (DAG) over named variables.  Variables
+A *task graph* is a directed acyclic graph (DAG) over named variables: the
+names, and the one DAG type ``oracle.graph.Dag`` for the structure.  Variables
 are numbered ``0 … n-1`` in the order of ``TaskGraph.names``; sets of variables
 are bitmasks (bit ``i`` ↔ variable ``i``), which is how every solver in
 ``oracle.tasks`` reads them.  An edge ``(i, j)`` means "``names[i]`` has a
@@ -35,7 +36,8 @@ from enum import Enum
 from functools import cached_property
 
 from causal_oracle.oracle.errors import InputError
-from causal_oracle.oracle.graph import reach_from
+from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.graph import bits as graph_bits
 
 
 def bits(mask: int) -> list[int]:
@@ -44,17 +46,19 @@ def bits(mask: int) -> list[int]:
     >>> bits(0b1011)
     [0, 1, 3]
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return list(graph_bits(mask))
 
 
 @dataclass(frozen=True)
 class TaskGraph:
-    """A DAG over named variables; ``edges`` holds ``(parent, child)`` index pairs."""
+    """Named variables over the one DAG type: ``edges`` holds ``(parent, child)`` index
+    pairs, and all structure (parents, children, order, reachability) is ``dag``'s
+    (``oracle.graph``, whose docstring fixes the descendant convention).
+
+    >>> g = TaskGraph(("a", "b", "c"), frozenset({(0, 1), (1, 2)}))
+    >>> g.descendants_of(0b010), g.ancestors_of(0b010), g.topological_order
+    (6, 3, (0, 1, 2))
+    """
 
     names: tuple[str, ...]
     edges: frozenset[tuple[int, int]]
@@ -70,35 +74,24 @@ class TaskGraph:
             raise InputError("the stated causal relations contain a cycle")
 
     @cached_property
+    def dag(self) -> Dag:
+        """The graph as parent bitmasks."""
+        return Dag.from_edges(len(self.names), self.edges)
+
+    @cached_property
     def parents(self) -> tuple[int, ...]:
         """``parents[i]`` is the bitmask of the parents of ``i``."""
-        masks = [0] * len(self.names)
-        for a, b in self.edges:
-            masks[b] |= 1 << a
-        return tuple(masks)
+        return self.dag.parents
 
     @cached_property
     def children(self) -> tuple[int, ...]:
         """``children[i]`` is the bitmask of the children of ``i``."""
-        masks = [0] * len(self.names)
-        for a, b in self.edges:
-            masks[a] |= 1 << b
-        return tuple(masks)
+        return self.dag.children()
 
-    @cached_property
+    @property
     def topological_order(self) -> tuple[int, ...] | None:
         """Variables in an order where every parent precedes its children (None if cyclic)."""
-        indegree = [len(bits(p)) for p in self.parents]
-        ready = [i for i, d in enumerate(indegree) if d == 0]
-        order: list[int] = []
-        while ready:
-            i = ready.pop(0)
-            order.append(i)
-            for j in bits(self.children[i]):
-                indegree[j] -= 1
-                if indegree[j] == 0:
-                    ready.append(j)
-        return tuple(order) if len(order) == len(self.names) else None
+        return self.dag.topological_order()
 
     def index(self, name: str) -> int:
         """The index of ``name`` (case-insensitive); ``InputError`` if unknown."""
@@ -111,13 +104,13 @@ class TaskGraph:
     def _lookup(self) -> dict[str, int]:
         return {name.casefold(): i for i, name in enumerate(self.names)}
 
-    def descendants(self, mask: int) -> int:
-        """Bitmask of the strict and non-strict descendants of the variables in ``mask``."""
-        return reach_from(self.children, mask)
+    def descendants_of(self, mask: int) -> int:
+        """The variables of ``mask`` and all their descendants (inclusive)."""
+        return self.dag.descendants_of(mask)
 
-    def ancestors(self, mask: int) -> int:
-        """Bitmask of the variables in ``mask`` and all their ancestors."""
-        return reach_from(self.parents, mask)
+    def ancestors_of(self, mask: int) -> int:
+        """The variables of ``mask`` and all their ancestors (inclusive)."""
+        return self.dag.ancestors_of(mask)
 
     def without_edges_into(self, node: int) -> TaskGraph:
         """The graph after a perfect intervention on ``node``: its incoming edges deleted."""

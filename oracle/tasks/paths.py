@@ -32,7 +32,7 @@ def paths_between(graph: TaskGraph, source: int, target: int) -> list[tuple[int,
     """
     if source == target:
         return []
-    useful = graph.ancestors(1 << target)  # variables that can still reach the target
+    useful = graph.ancestors_of(1 << target)  # variables that can still reach the target
     if not useful >> source & 1:
         return []
     out: list[tuple[int, ...]] = []

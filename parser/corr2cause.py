@@ -207,7 +207,10 @@ def parse_premise(text: str) -> Premise:
     >>> p.variables, [s.key for s in p.independences]
     (('A', 'B'), [(0, 1, 0)])
     """
-    premise = _parse_premise_fast(text) or _parse(text, "premise", "premise")
+    premise = _parse_premise_fast(text)
+    if premise is not None:
+        return premise
+    premise = _parse(text, "premise", "premise")
     assert isinstance(premise, Premise)
     return Premise(premise.variables, premise.correlations, premise.independences, text)
 
@@ -346,6 +349,91 @@ def _shift_raw(raw: _Raw, offset: int, pos: _Positions) -> _Raw:
                 tuple(_shift_token(t, offset, pos) for t in raw.given), span)
 
 
+#: one plain statement sentence, as ``_SENTENCE`` delimits it and ``_quick_sentence``
+#: reads it: groups however, first name, correlates, second name (corr), second name
+#: (marginal), second name and the given list (conditional)
+_BULK = re.compile(
+    rf"{_WS}*(?:(However){_WS}*,{_WS}*)?{_NAME}{_WS}+(?:"
+    rf"(correlates){_WS}+with{_WS}+{_NAME}"
+    rf"|is{_WS}+independent{_WS}+of{_WS}+{_NAME}"
+    rf"|and{_WS}+{_NAME}{_WS}+are{_WS}+independent{_WS}+given{_WS}+"
+    rf"([A-Za-z0-9_, \t\f\r\n]*[A-Za-z0-9_])){_WS}*\.")
+_GIVEN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@lru_cache(maxsize=65536)
+def _given_names(listed: str) -> tuple[str, ...] | None:
+    """The names of a "given" list (``B``, ``B and C``, ``B, C and D``), or None."""
+    g = _GIVEN_LIST.match(listed)
+    if g is not None:
+        return (g.group(1), *_GIVEN_NAME.findall(g.group(2)), g.group(3))
+    return (listed,) if _GIVEN_NAME.fullmatch(listed) else None
+
+
+def _bulk_statements(text: str, position: int, names: tuple[str, ...]
+                     ) -> tuple[list[Correlation], list[Independence]] | None:
+    """Every statement after the head when all are plain sentences, in one scan.
+
+    What ``_quick_sentence`` and ``_assemble`` make of the same text, sentence by
+    sentence, without building a sentence object per statement (a large premise has
+    tens of thousands).  ``names`` are the head's, none of them a grammar keyword.
+    Anything else — a sentence of another shape, an unknown or repeated name,
+    "However," out of place, text left over — returns None, and the
+    sentence-by-sentence path decides.
+    """
+    index = {name: i for i, name in enumerate(names)}
+    pos = _Positions(text)
+    single_line = not pos.newlines
+    masks: dict[str, int] = {}
+    correlations: list[Correlation] = []
+    independences: list[Independence] = []
+    match = _BULK.match
+    while True:
+        m = match(text, position)
+        if m is None:
+            break
+        position = m.end()
+        however, first, corr, second_corr, second_marginal, second_cond, listed = m.groups()
+        if corr:
+            if however or independences:
+                return None
+            second = second_corr
+        else:
+            if bool(however) != (bool(correlations) and not independences):
+                return None
+            second = second_marginal or second_cond
+        a, b = index.get(first), index.get(second)
+        if a is None or b is None or a == b:
+            return None
+        start = m.start(2)
+        line, column = (1, start + 1) if single_line else pos.at(start)
+        span = Span(start, position, line, column)
+        if corr:
+            correlations.append(Correlation(min(a, b), max(a, b), span))
+            continue
+        given = 0
+        if listed is not None:
+            found = masks.get(listed)
+            if found is None:
+                given_names = _given_names(listed)
+                if given_names is None:
+                    return None
+                found = 0
+                for g in given_names:
+                    i = index.get(g)
+                    if i is None:
+                        return None
+                    found |= 1 << i
+                masks[listed] = found
+            if found >> a & 1 or found >> b & 1:
+                return None
+            given = found
+        independences.append(Independence(min(a, b), max(a, b), given, span))
+    if text[position:].strip(" \t\f\r\n"):
+        return None
+    return correlations, independences
+
+
 def _parse_premise_fast(text: str) -> Premise | None:
     """The premise, or ``None`` when the text should go through the full grammar."""
     head_end = _HEAD_END.search(text)
@@ -353,6 +441,15 @@ def _parse_premise_fast(text: str) -> Premise | None:
         return None
     try:
         intro, count2 = _head(text[: head_end.end()])  # type: ignore[misc]
+        declared, head_names = intro  # type: ignore[misc]
+        names = tuple(str(t) for t in head_names)
+        if not _KEYWORDS.isdisjoint(names):
+            return None  # a variable named like a keyword: only the whole grammar decides
+        if int(declared) == len(names) == int(count2) == len(set(names)) \
+                and len(names) <= 62:  # type: ignore[call-overload]
+            bulk = _bulk_statements(text, head_end.end(), names)
+            if bulk is not None:
+                return Premise(names, tuple(bulk[0]), tuple(bulk[1]), text)
         pieces: list[tuple[int, str]] = []
         position = head_end.end()
         while True:
@@ -420,4 +517,4 @@ def _assemble(text: str, intro: object, count2: object,
             independences.append(Independence(x, y, given, span))
     except KeyError:
         return None
-    return Premise(names, tuple(correlations), tuple(independences))
+    return Premise(names, tuple(correlations), tuple(independences), text)

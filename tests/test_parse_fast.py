@@ -85,3 +85,55 @@ def test_fast_premise_equals_the_full_grammar() -> None:
         assert fast.independences == full.independences  # type: ignore[attr-defined]
         assert [s.span for s in fast.independences] == \
             [s.span for s in full.independences]  # type: ignore[attr-defined]
+
+
+def _outcome(parse: object, text: str) -> object:
+    try:
+        p = parse(text)  # type: ignore[operator]
+    except Exception as error:  # the grammar's error: both paths must give it
+        return type(error).__name__
+    return (p.variables, p.correlations, p.independences,  # type: ignore[attr-defined]
+            [s.span for s in p.correlations],  # type: ignore[attr-defined]
+            [s.span for s in p.independences])  # type: ignore[attr-defined]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_premise_fast_paths_equal_the_grammar_on_mutated_premises(seed: int) -> None:
+    """The one-scan statement reader (``_bulk_statements``) and the sentence-by-sentence
+    path give exactly the grammar's premise — statements, spans, lines and columns — or
+    leave the text to the grammar, also on premises with newlines, odd spacing, keyword
+    names and broken sentences."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 6)
+    names = rng.sample(["A", "B", "C", "Dx", "e_1", "Z9", "V0", "and", "given"], n)
+    sep = rng.choice([" ", " ", "  ", "\n", " \n "])
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    corr = [f"{a} correlates with {b}." for a, b in pairs if rng.random() < 0.5]
+    ind = []
+    for a, b in pairs:
+        rest = [v for v in names if v not in (a, b)]
+        if rng.random() < 0.3:
+            ind.append(f"{a} is independent of {b}.")
+        if rest and rng.random() < 0.5:
+            gs = rng.sample(rest, rng.randint(1, len(rest)))
+            g = gs[0] if len(gs) == 1 else ", ".join(gs[:-1]) + " and " + gs[-1]
+            ind.append(f"{a} and {b} are independent given {g}.")
+    text = (f"Suppose there is a closed system of {n} variables, "
+            f"{', '.join(names[:-1])} and {names[-1]}. All the statistical relations "
+            f"among these {n} variables are as follows:" + sep + sep.join(corr))
+    if ind:
+        text += (sep + "However, " if corr else sep) + sep.join(ind)
+    if rng.random() < 0.5:  # a mutation: a word dropped, doubled or replaced
+        words = text.split(" ")
+        i = rng.randrange(len(words))
+        op = rng.randrange(3)
+        if op == 0:
+            del words[i]
+        elif op == 1:
+            words.insert(i, words[i])
+        else:
+            words[i] = rng.choice(WORDS + names)
+        text = " ".join(words)
+    assert _outcome(parse_premise, text) == _outcome(
+        lambda t: _parse(t, "premise", "premise"), text)

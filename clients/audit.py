@@ -175,7 +175,7 @@ _QUICK_SKIP = ("task_type", "query", "task")  # CLEAR, Corr2Cause++ and task row
 
 def _quick_gold(row: dict[str, Any], cols: Columns) -> int | None:
     """The gold label of a plain Corr2Cause row the table path may answer, else None."""
-    if any(key in row for key in _QUICK_SKIP):
+    if not row.keys().isdisjoint(_QUICK_SKIP):
         return None
     if not isinstance(row.get(cols.premise), str) or not isinstance(row.get(cols.hypothesis),
                                                                      str):

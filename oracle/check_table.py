@@ -118,7 +118,8 @@ class ClassCheck:
         found[:, np.arange(n), np.arange(n)] = False
         return found
 
-    def _count(self, name: str, p: int, q: int) -> int:
+    def count(self, name: str, p: int, q: int) -> int:
+        """In how many members the relation ``name`` (``relation_name``) holds for (p, q)."""
         counts = self._counts.get(name)
         if counts is None:
             counts = self._truth(name).sum(axis=0).tolist()
@@ -127,13 +128,13 @@ class ClassCheck:
 
     def label(self, kind: str, form: str, profile: str, p: int, q: int) -> tuple[str, int]:
         """(``entailment`` | ``neutral`` | ``contradiction``, members where it holds)."""
-        name = _relation_name(kind, form, profile)
-        k = self._count(name, p, q)
+        k = self.count(relation_name(kind, form, profile), p, q)
         verdict = "entailment" if k == self.size else "contradiction" if k == 0 else "neutral"
         return verdict, k
 
 
-def _relation_name(kind: str, form: str, profile: str) -> str:
+def relation_name(kind: str, form: str, profile: str) -> str:
+    """The checker's name for what a hypothesis claims under ``profile``."""
     strict = profile in ("strict", "compelled")
     if kind == "direct_cause":
         return "edge"

@@ -55,6 +55,9 @@ from causal_oracle.oracle.statements import Premise, RelationKind, SurfaceForm
 
 #: the largest ``members × n⁴`` for which the DISJOINT readings are built as arrays
 DENSE_LIMIT = 20_000_000
+#: every reading by position (``RelationTable.counts_at`` takes the position)
+READINGS = tuple(Reading)
+ORDINAL = {r: i for i, r in enumerate(READINGS)}
 
 
 def _closure(adjacency: np.ndarray) -> np.ndarray:
@@ -91,7 +94,7 @@ class RelationTable:
         self._a = ((parents[:, None, :] >> shifts[None, :, None]) & 1).astype(bool)
         self._d: np.ndarray | None = None
         self._truth: dict[Reading, np.ndarray] = {}
-        self._counts: dict[Reading, list[list[int]]] = {}
+        self._counts: list[list[list[int]] | None] = [None] * len(READINGS)
 
     @property
     def dense(self) -> bool:
@@ -156,10 +159,14 @@ class RelationTable:
 
     def counts(self, r: Reading) -> list[list[int]]:
         """``counts(r)[p][q]``: in how many members ``r`` holds for (p, q)."""
-        found = self._counts.get(r)
+        return self.counts_at(ORDINAL[r])
+
+    def counts_at(self, ordinal: int) -> list[list[int]]:
+        """``counts(READINGS[ordinal])`` (the bulk look-up's form: no enum hashing)."""
+        found = self._counts[ordinal]
         if found is None:
-            found = self.truth(r).sum(axis=0).tolist()
-            self._counts[r] = found
+            found = self.truth(READINGS[ordinal]).sum(axis=0).tolist()
+            self._counts[ordinal] = found
         return found
 
     def count(self, r: Reading, p: int, q: int) -> int:

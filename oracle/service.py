@@ -37,11 +37,11 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from threading import Lock
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from causal_oracle.oracle.budget import budget
 from causal_oracle.oracle.check import CheckResult, check
-from causal_oracle.oracle.check_table import ClassCheck
+from causal_oracle.oracle.check_table import ClassCheck, relation_name
 from causal_oracle.oracle.check_tasks import CertificateRejected as TaskCertificateRejected
 from causal_oracle.oracle.check_tasks import check_answer, check_set_verdict
 from causal_oracle.oracle.equivalence import MAX_VARIABLES, ClassAnalysis, analyse
@@ -54,7 +54,7 @@ from causal_oracle.oracle.explain import (
     path_text,
 )
 from causal_oracle.oracle.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, Verdict, label
-from causal_oracle.oracle.relation_table import RelationTable, table_of
+from causal_oracle.oracle.relation_table import ORDINAL, RelationTable, table_of
 from causal_oracle.oracle.relations import Profile, Reading, reading
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 from causal_oracle.oracle.tasks.backdoor import backdoor_sets
@@ -194,6 +194,20 @@ class ClassTables:
     analysis: ClassAnalysis
     solver: RelationTable
     checker: ClassCheck
+    #: variable name → index
+    index: dict[str, int]
+
+
+class _Plan(NamedTuple):
+    """A hypothesis as table look-ups: its pair, its reading under the profile, the
+    readings of every member profile (for ``ambiguous``), and the checker's name."""
+
+    first: str
+    second: str
+    kind: RelationKind
+    reading: int
+    readings: tuple[int, ...]
+    checker: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,6 +393,8 @@ class Service:
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self.caches = Caches(self.limits.cache_items)
+        #: hypothesis text → what it asks of a relation table (``label_fast_many``)
+        self._plans: dict[tuple[str, Profile], _Plan | None] = {}
 
     # -- limits
     def check_text(self, text: str, what: str) -> None:
@@ -485,29 +501,45 @@ class Service:
         if tables is False:
             return none
         assert isinstance(tables, ClassTables)
-        names = prem.variables
+        index = tables.index
         solver, checker = tables.solver, tables.checker
         size = solver.size
         out = none
         for i, text in enumerate(hypotheses):
-            try:
-                hyp = self.hypothesis_of(text.strip())
-            except OracleError:
+            plan = self._plan(text, profile)
+            if plan is None:
                 continue
-            if hyp.first not in names or hyp.second not in names or hyp.first == hyp.second:
+            p, q = index.get(plan.first), index.get(plan.second)
+            if p is None or q is None or p == q:
                 continue
-            p, q = names.index(hyp.first), names.index(hyp.second)
-            kind, form = hyp.kind, hyp.form
-            holds_in = solver.count(reading(kind, form, profile), p, q)
+            holds_in = solver.counts_at(plan.reading)[p][q]
             relation = ENTAILMENT if holds_in == size else CONTRADICTION if holds_in == 0 \
                 else NEUTRAL
-            if checker.label(kind.value, form.value, profile.value, p, q) \
-                    != (relation, holds_in):
+            if checker.count(plan.checker, p, q) != holds_in:
                 continue
-            entailed = {solver.count(r, p, q) == size for r in _readings(kind, form)}
+            entailed = {solver.counts_at(r)[p][q] == size for r in plan.readings}
             out[i] = FastVerdict(relation, int(relation == ENTAILMENT), holds_in, size,
-                                 len(entailed) > 1, kind, prem.n)
+                                 len(entailed) > 1, plan.kind, prem.n)
         return out
+
+    def _plan(self, text: str, profile: Profile) -> _Plan | None:
+        """What a hypothesis asks of the tables under ``profile`` (None: unreadable)."""
+        key = (text, profile)
+        if key in self._plans:
+            return self._plans[key]
+        try:
+            hyp = self.hypothesis_of(text.strip())
+        except OracleError:
+            plan = None
+        else:
+            kind, form = hyp.kind, hyp.form
+            plan = _Plan(hyp.first, hyp.second, kind, ORDINAL[reading(kind, form, profile)],
+                         tuple(sorted(ORDINAL[r] for r in _readings(kind, form))),
+                         relation_name(kind.value, form.value, profile.value))
+        if len(self._plans) >= self.limits.cache_items:
+            self._plans.clear()
+        self._plans[key] = plan
+        return plan
 
     def _tables(self, premise: Premise) -> ClassTables | bool:
         """Both tables of a consistent, listed, small enough class; False otherwise."""
@@ -519,9 +551,10 @@ class Service:
             if not solver.dense:
                 return False
             checker = ClassCheck.verify(premise, analysis.member_edges)
-        if isinstance(checker, str):
+        if isinstance(checker, str) or checker.size != solver.size:
             return False  # the full path re-checks and reports it
-        return ClassTables(analysis, solver, checker)
+        return ClassTables(analysis, solver, checker,
+                           {name: i for i, name in enumerate(premise.variables)})
 
     # -- CI-Bench and IE
     def parse_question(self, prompt: str, task: str | None = None) -> Question:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from itertools import islice
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.counting import class_size
@@ -244,16 +245,19 @@ def _listed_by_extension(structure: Structure, cpdag: Cpdag) -> list[Dag] | None
     """The class of a small, well-formed CPDAG by orientation search
     (``oracle.extensions``), or None: the SAT encoding then decides — classes too
     large to list, clashing colliders, and any search that does not find exactly the
-    counted members with the forced colliders."""
+    counted members with the forced colliders (the directed part of a malformed CPDAG
+    is not searched, so the first member is checked to be acyclic too)."""
     if cpdag.clashes:
         return None
     count = class_size(structure.n, cpdag.directed, cpdag.undirected)
     if count > LIST_LIMIT:
         return None
-    members = sorted(extensions(structure.n, cpdag.directed, cpdag.undirected,
-                                limit=LIST_LIMIT), key=_order)
+    # one more than counted is enough to see a mismatch (a malformed CPDAG)
+    members = sorted(islice(extensions(structure.n, cpdag.directed, cpdag.undirected),
+                            count + 1), key=_order)
     colliders = {(t.x, t.middle, t.y) for t in structure.colliders}
-    if len(members) != count or members[0].v_structures() != colliders \
+    if not members or len(members) != count or not members[0].is_acyclic() \
+            or members[0].v_structures() != colliders \
             or members[0].skeleton() != frozenset(structure.adjacent):
         return None
     return members

@@ -54,7 +54,7 @@ from causal_oracle.oracle.relations import Profile
 from causal_oracle.parser import parse_item
 
 CHUNK = 1000
-#: profiles whose agreeing rows are read off relation tables (``_quick_row``)
+#: profiles whose agreeing rows are read off relation tables (``_table_labels``)
 _QUICK_PROFILES = ("corr2cause", "loose", "strict")
 
 
@@ -245,11 +245,11 @@ def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
             for index, item in chunk]
     fast = _table_labels(rows, cols, quick) if quick is not None else {}
     out = []
-    for index, row in rows:
+    for position, (index, row) in enumerate(rows):
         if isinstance(row, str):
             out.append({"row": index, "id": None, "error": row})
             continue
-        done = fast.get(index)
+        done = fast.get(position)
         if done is not None:
             out.append(done)
             continue
@@ -265,8 +265,9 @@ def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
 
 def _table_labels(rows: list[tuple[int, dict[str, Any] | str]], cols: Columns,
                   profile: Profile) -> dict[int, dict[str, Any]]:
-    """Outcomes of the agreeing Corr2Cause rows, by row, from one table look-up per run
-    of consecutive rows that share a premise (``Service.label_fast_many``)."""
+    """Outcomes of the agreeing Corr2Cause rows, by position in ``rows``, from one table
+    look-up per run of consecutive rows that share a premise
+    (``Service.label_fast_many``)."""
     done: dict[int, dict[str, Any]] = {}
     i = 0
     while i < len(rows):
@@ -277,7 +278,7 @@ def _table_labels(rows: list[tuple[int, dict[str, Any] | str]], cols: Columns,
             continue
         assert isinstance(row, dict)
         premise = row[cols.premise]
-        run = [(rows[i][0], row, gold)]
+        run = [(i, row, gold)]
         i += 1
         while i < len(rows):
             other = rows[i][1]
@@ -286,17 +287,17 @@ def _table_labels(rows: list[tuple[int, dict[str, Any] | str]], cols: Columns,
             other_gold = _quick_gold(other, cols)
             if other_gold is None:
                 break
-            run.append((rows[i][0], other, other_gold))
+            run.append((i, other, other_gold))
             i += 1
         try:
             verdicts = label_fast_many(premise, [r[cols.hypothesis] for _, r, _ in run],
                                        profile)
         except Exception:  # the rows take the full path, which reports what went wrong
             continue
-        for (index, member, member_gold), fast in zip(run, verdicts, strict=True):
-            outcome = _quick_outcome(index, member, cols, member_gold, fast)
+        for (position, member, member_gold), fast in zip(run, verdicts, strict=True):
+            outcome = _quick_outcome(rows[position][0], member, cols, member_gold, fast)
             if outcome is not None:
-                done[index] = outcome
+                done[position] = outcome
     return done
 
 

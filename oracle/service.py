@@ -53,7 +53,8 @@ from causal_oracle.oracle.explain import (
     explain_text,
     path_text,
 )
-from causal_oracle.oracle.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, Verdict, label
+from causal_oracle.oracle.labels import Verdict, label
+from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.relation_table import ORDINAL, RelationTable, table_of
 from causal_oracle.oracle.relations import Profile, Reading, reading
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
@@ -163,14 +164,17 @@ class Caches:
     #: True once the premise was seen, False when it has none; few are kept, as bulk
     #: callers send each premise's items together
     tables: LRU[Premise, ClassTables | bool] = field(init=False)
+    #: hypothesis text → what it asks of a relation table (emptied when full)
+    plans: dict[tuple[str, Profile], _Plan | None] = field(init=False)
 
     def __post_init__(self) -> None:
         self.premises, self.hypotheses = LRU(self.size), LRU(self.size)
         self.checked = LRU(self.size)
         self.tables = LRU(min(self.size, TABLES_KEPT))
+        self.plans = {}
 
     def clear(self) -> None:
-        for c in (self.premises, self.hypotheses, self.checked, self.tables):
+        for c in (self.premises, self.hypotheses, self.checked, self.tables, self.plans):
             c.clear()
 
 
@@ -214,8 +218,8 @@ class _Plan(NamedTuple):
 class FastVerdict:
     """An item's label read off its premise's relation tables (``Service.label_fast``).
 
-    The fields mean what ``VerifyResult``'s do; ``checked`` is always True (the
-    checker's table gave the same verdict and count).  No certificate is built.
+    The fields mean what ``VerifyResult``'s do; every one was confirmed by the
+    checker's own table (same class, same count).  No certificate is built.
     """
 
     relation: str
@@ -393,8 +397,6 @@ class Service:
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self.caches = Caches(self.limits.cache_items)
-        #: hypothesis text → what it asks of a relation table (``label_fast_many``)
-        self._plans: dict[tuple[str, Profile], _Plan | None] = {}
 
     # -- limits
     def check_text(self, text: str, what: str) -> None:
@@ -513,20 +515,20 @@ class Service:
             if p is None or q is None or p == q:
                 continue
             holds_in = solver.counts_at(plan.reading)[p][q]
-            relation = ENTAILMENT if holds_in == size else CONTRADICTION if holds_in == 0 \
-                else NEUTRAL
+            relation = Outcome.of_count(holds_in, size)
             if checker.count(plan.checker, p, q) != holds_in:
                 continue
             entailed = {solver.counts_at(r)[p][q] == size for r in plan.readings}
-            out[i] = FastVerdict(relation, int(relation == ENTAILMENT), holds_in, size,
+            out[i] = FastVerdict(relation, int(relation is Outcome.ENTAILMENT), holds_in, size,
                                  len(entailed) > 1, plan.kind, prem.n)
         return out
 
     def _plan(self, text: str, profile: Profile) -> _Plan | None:
         """What a hypothesis asks of the tables under ``profile`` (None: unreadable)."""
+        plans = self.caches.plans
         key = (text, profile)
-        if key in self._plans:
-            return self._plans[key]
+        if key in plans:
+            return plans[key]
         try:
             hyp = self.hypothesis_of(text.strip())
         except OracleError:
@@ -536,9 +538,9 @@ class Service:
             plan = _Plan(hyp.first, hyp.second, kind, ORDINAL[reading(kind, form, profile)],
                          tuple(sorted(ORDINAL[r] for r in _readings(kind, form))),
                          relation_name(kind.value, form.value, profile.value))
-        if len(self._plans) >= self.limits.cache_items:
-            self._plans.clear()
-        self._plans[key] = plan
+        if len(plans) >= self.caches.size:
+            plans.clear()
+        plans[key] = plan
         return plan
 
     def _tables(self, premise: Premise) -> ClassTables | bool:

@@ -108,10 +108,12 @@ def _matches(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict,
                  and not (symmetric and p > q)]
     questions += [(kind, own[0], own[1]) for kind in RelationKind if kind is not hypothesis.kind]
     table = table_of(analysis)
+    readings = {kind: reading(kind, hypothesis.form if kind is hypothesis.kind
+                              else DEFAULT_FORM[kind], profile) for kind in RelationKind}
+    counts = {kind: table.counts(r) for kind, r in readings.items()}
     for kind, p, q in questions:
         checkpoint()
-        form = hypothesis.form if kind is hypothesis.kind else DEFAULT_FORM[kind]
-        k = table.count(reading(kind, form, profile), p, q)
+        k = counts[kind][p][q] if p != q else table.count(readings[kind], p, q)
         if gold_prob is not None:
             fits = round(k / size, 2) == round(gold_prob, 2)
         elif gold_relation is not None:

@@ -165,7 +165,7 @@ class Caches:
     #: callers send each premise's items together
     tables: LRU[Premise, ClassTables | bool] = field(init=False)
     #: hypothesis text → what it asks of a relation table (emptied when full)
-    plans: dict[tuple[str, Profile], _Plan | None] = field(init=False)
+    plans: dict[str, _Plan] = field(init=False)
 
     def __post_init__(self) -> None:
         self.premises, self.hypotheses = LRU(self.size), LRU(self.size)
@@ -212,6 +212,10 @@ class _Plan(NamedTuple):
     reading: int
     readings: tuple[int, ...]
     checker: str
+    profile: Profile
+
+
+_NO_PLAN = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,8 +511,11 @@ class Service:
         solver, checker = tables.solver, tables.checker
         size = solver.size
         out = none
+        plans = self.caches.plans
         for i, text in enumerate(hypotheses):
-            plan = self._plan(text, profile)
+            plan = plans.get(text, _NO_PLAN)
+            if plan is _NO_PLAN or plan.profile is not profile:  # type: ignore[union-attr]
+                plan = self._plan(text, profile)
             if plan is None:
                 continue
             p, q = index.get(plan.first), index.get(plan.second)
@@ -518,17 +525,19 @@ class Service:
             relation = Outcome.of_count(holds_in, size)
             if checker.count(plan.checker, p, q) != holds_in:
                 continue
-            entailed = {solver.counts_at(r)[p][q] == size for r in plan.readings}
+            ambiguous = False
+            if len(plan.readings) > 1:  # the profiles read it differently: do labels differ?
+                entailed = solver.counts_at(plan.readings[0])[p][q] == size
+                ambiguous = any((solver.counts_at(r)[p][q] == size) != entailed
+                                for r in plan.readings[1:])
             out[i] = FastVerdict(relation, int(relation is Outcome.ENTAILMENT), holds_in, size,
-                                 len(entailed) > 1, plan.kind, prem.n)
+                                 ambiguous, plan.kind, prem.n)
         return out
 
     def _plan(self, text: str, profile: Profile) -> _Plan | None:
-        """What a hypothesis asks of the tables under ``profile`` (None: unreadable)."""
+        """What a hypothesis asks of the tables under ``profile`` (None: unreadable;
+        kept by text, for the last profile asked)."""
         plans = self.caches.plans
-        key = (text, profile)
-        if key in plans:
-            return plans[key]
         try:
             hyp = self.hypothesis_of(text.strip())
         except OracleError:
@@ -537,10 +546,11 @@ class Service:
             kind, form = hyp.kind, hyp.form
             plan = _Plan(hyp.first, hyp.second, kind, ORDINAL[reading(kind, form, profile)],
                          tuple(sorted(ORDINAL[r] for r in _readings(kind, form))),
-                         relation_name(kind.value, form.value, profile.value))
+                         relation_name(kind.value, form.value, profile.value), profile)
         if len(plans) >= self.caches.size:
             plans.clear()
-        plans[key] = plan
+        if plan is not None:  # unreadable texts are asked again (``hypothesis_of`` caches)
+            plans[text] = plan
         return plan
 
     def _tables(self, premise: Premise) -> ClassTables | bool:

@@ -69,6 +69,8 @@ class Columns:
 
 
 def _gold_binary(value: object) -> int | None:
+    if type(value) is int:  # the common case first
+        return value if value in (0, 1) else None  # type: ignore[return-value]
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, int) and value in (0, 1):
@@ -170,7 +172,7 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
     return out
 
 
-_QUICK_SKIP = ("task_type", "query", "task")  # CLEAR, Corr2Cause++ and task rows
+_QUICK_SKIP = frozenset(("task_type", "query", "task"))  # CLEAR, Corr2Cause++, task rows
 
 
 def _quick_gold(row: dict[str, Any], cols: Columns) -> int | None:

@@ -218,8 +218,7 @@ class _Plan(NamedTuple):
 _NO_PLAN = object()
 
 
-@dataclass(frozen=True, slots=True)
-class FastVerdict:
+class FastVerdict(NamedTuple):
     """An item's label read off its premise's relation tables (``Service.label_fast``).
 
     The fields mean what ``VerifyResult``'s do; every one was confirmed by the
@@ -512,6 +511,7 @@ class Service:
         size = solver.size
         out = none
         plans = self.caches.plans
+        outcomes = (Outcome.ENTAILMENT, Outcome.NEUTRAL, Outcome.CONTRADICTION)
         for i, text in enumerate(hypotheses):
             plan = plans.get(text, _NO_PLAN)
             if plan is _NO_PLAN or plan.profile is not profile:  # type: ignore[union-attr]
@@ -522,9 +522,9 @@ class Service:
             if p is None or q is None or p == q:
                 continue
             holds_in = solver.counts_at(plan.reading)[p][q]
-            relation = Outcome.of_count(holds_in, size)
             if checker.count(plan.checker, p, q) != holds_in:
                 continue
+            relation = outcomes[0 if holds_in == size else 1 if holds_in else 2]
             ambiguous = False
             if len(plan.readings) > 1:  # the profiles read it differently: do labels differ?
                 entailed = solver.counts_at(plan.readings[0])[p][q] == size

@@ -57,27 +57,35 @@ def test_quick_sentences_agree_with_the_grammar(seed: int) -> None:
     _agree(" ".join(words))
 
 
+def _random_premise(rng: random.Random, names: list[str], sep: str = " ") -> str:
+    """A premise over ``names``: random correlations, then (after "However," when there
+    are correlations) random marginal and conditional independencies, ``sep`` between
+    sentences."""
+    n = len(names)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    corr = [f"{a} correlates with {b}." for a, b in pairs if rng.random() < 0.5]
+    ind = []
+    for a, b in pairs:
+        rest = [v for v in names if v not in (a, b)]
+        if rng.random() < 0.3:
+            ind.append(f"{a} is independent of {b}.")
+        if rest and rng.random() < 0.5:
+            gs = rng.sample(rest, rng.randint(1, len(rest)))
+            g = gs[0] if len(gs) == 1 else ", ".join(gs[:-1]) + " and " + gs[-1]
+            ind.append(f"{a} and {b} are independent given {g}.")
+    text = (f"Suppose there is a closed system of {n} variables, "
+            f"{', '.join(names[:-1])} and {names[-1]}. All the statistical relations "
+            f"among these {n} variables are as follows:" + sep + sep.join(corr))
+    if ind:
+        text += (sep + "However, " if corr else sep) + sep.join(ind)
+    return text
+
+
 def test_fast_premise_equals_the_full_grammar() -> None:
     rng = random.Random(3)
     for _ in range(30):
         n = rng.randint(2, 7)
-        names = [f"V{i}" for i in range(n)]
-        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-        corr = [f"{a} correlates with {b}." for a, b in pairs if rng.random() < 0.5]
-        ind = []
-        for a, b in pairs:
-            rest = [v for v in names if v not in (a, b)]
-            if rng.random() < 0.3:
-                ind.append(f"{a} is independent of {b}.")
-            if rest and rng.random() < 0.5:
-                gs = rng.sample(rest, rng.randint(1, len(rest)))
-                g = gs[0] if len(gs) == 1 else ", ".join(gs[:-1]) + " and " + gs[-1]
-                ind.append(f"{a} and {b} are independent given {g}.")
-        text = (f"Suppose there is a closed system of {n} variables, "
-                f"{', '.join(names[:-1])} and {names[-1]}. All the statistical relations "
-                f"among these {n} variables are as follows: " + " ".join(corr))
-        if ind:
-            text += (" However, " if corr else " ") + " ".join(ind)
+        text = _random_premise(rng, [f"V{i}" for i in range(n)])
         fast = parse_premise(text)
         full = _parse(text, "premise", "premise")
         assert fast.variables == full.variables  # type: ignore[attr-defined]
@@ -108,22 +116,7 @@ def test_premise_fast_paths_equal_the_grammar_on_mutated_premises(seed: int) -> 
     n = rng.randint(2, 6)
     names = rng.sample(["A", "B", "C", "Dx", "e_1", "Z9", "V0", "and", "given"], n)
     sep = rng.choice([" ", " ", "  ", "\n", " \n "])
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    corr = [f"{a} correlates with {b}." for a, b in pairs if rng.random() < 0.5]
-    ind = []
-    for a, b in pairs:
-        rest = [v for v in names if v not in (a, b)]
-        if rng.random() < 0.3:
-            ind.append(f"{a} is independent of {b}.")
-        if rest and rng.random() < 0.5:
-            gs = rng.sample(rest, rng.randint(1, len(rest)))
-            g = gs[0] if len(gs) == 1 else ", ".join(gs[:-1]) + " and " + gs[-1]
-            ind.append(f"{a} and {b} are independent given {g}.")
-    text = (f"Suppose there is a closed system of {n} variables, "
-            f"{', '.join(names[:-1])} and {names[-1]}. All the statistical relations "
-            f"among these {n} variables are as follows:" + sep + sep.join(corr))
-    if ind:
-        text += (sep + "However, " if corr else sep) + sep.join(ind)
+    text = _random_premise(rng, names, sep)
     if rng.random() < 0.5:  # a mutation: a word dropped, doubled or replaced
         words = text.split(" ")
         i = rng.randrange(len(words))

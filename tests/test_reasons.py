@@ -3,9 +3,11 @@ against the class members, plus the wording fixes (step 2, inconsistency, DOT)."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from causal_oracle.clients.engine import verify, verify_objects
+from causal_oracle.clients.engine import VerifyResult, verify, verify_objects
 from causal_oracle.clients.generate import ORIGINAL, all_classes, premise_text
 from causal_oracle.oracle.reasons import ReasonKind, reason_for
 from causal_oracle.parser import parse_hypothesis, parse_premise
@@ -76,23 +78,29 @@ def _check_claim(r) -> ReasonKind | None:
     return reason.kind
 
 
-def test_every_reason_in_the_n4_space_is_sound_and_every_kind_occurs() -> None:
+def _n4_space() -> Iterator[tuple[str, VerifyResult]]:
+    """(template, result) for every original-template item of every n = 4 class."""
     names = ("A", "B", "C", "D")
-    seen: dict[ReasonKind, int] = {}
-    contradictions = explained = 0
     for dag in all_classes(4):
         premise = parse_premise(premise_text(dag, names))
         for i in range(4):
             for j in range(i + 1, 4):
                 for _, template, reverse in ORIGINAL:
                     a, b = (names[j], names[i]) if reverse else (names[i], names[j])
-                    r = verify_objects(premise, parse_hypothesis(template.format(p=a, q=b)))
-                    kind = _check_claim(r)
-                    if kind is not None:
-                        seen[kind] = seen.get(kind, 0) + 1
-                    if r.relation == "contradiction":
-                        contradictions += 1
-                        explained += kind is not None
+                    yield template, verify_objects(
+                        premise, parse_hypothesis(template.format(p=a, q=b)))
+
+
+def test_every_reason_in_the_n4_space_is_sound_and_every_kind_occurs() -> None:
+    seen: dict[ReasonKind, int] = {}
+    contradictions = explained = 0
+    for _, r in _n4_space():
+        kind = _check_claim(r)
+        if kind is not None:
+            seen[kind] = seen.get(kind, 0) + 1
+        if r.relation == "contradiction":
+            contradictions += 1
+            explained += kind is not None
     assert set(seen) >= set(ReasonKind) - {ReasonKind.NO_COMMON_ANCESTOR}
     assert seen[ReasonKind.NON_COLLIDER] > 0
     # 458 of 459: the exception is "a collider of A and B" when A, B are the non-adjacent pair
@@ -146,20 +154,13 @@ def test_no_structural_reason_is_claimed_for_a_neutral_item() -> None:
     kind must decline (the relation holds in some members and fails in others)."""
     import dataclasses
 
-    names = ("A", "B", "C", "D")
     neutral = 0
-    for dag in all_classes(4):
-        premise = parse_premise(premise_text(dag, names))
-        for i in range(4):
-            for j in range(i + 1, 4):
-                for _, template, reverse in ORIGINAL:
-                    a, b = (names[j], names[i]) if reverse else (names[i], names[j])
-                    r = verify_objects(premise, parse_hypothesis(template.format(p=a, q=b)))
-                    if r.relation != "neutral":
-                        continue
-                    neutral += 1
-                    for claim in ("entailment", "contradiction"):
-                        pretend = dataclasses.replace(r.verdict, relation=claim)
-                        assert reason_for(r.analysis, r.hypothesis, pretend) is None, (
-                            premise.text, template, claim)
+    for template, r in _n4_space():
+        if r.relation != "neutral":
+            continue
+        neutral += 1
+        for claim in ("entailment", "contradiction"):
+            pretend = dataclasses.replace(r.verdict, relation=claim)
+            assert reason_for(r.analysis, r.hypothesis, pretend) is None, (
+                r.premise.text, template, claim)
     assert neutral > 100

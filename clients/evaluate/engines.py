@@ -33,7 +33,7 @@ Two engines:
     logsumexp(no))`` — the same quantity the ``hf`` engine computes from raw
     logits, since both log-probabilities share one normaliser.
 
-Both engines read answer words the same way (``answer_token_ids``: the first
+Both engines read answer words the same way (``answer_ids_of``: the first
 token of the word with and without a leading space), so an item's answer does
 not depend on the engine beyond floating-point noise.  ``make_engine`` picks one
 by name and turns every missing piece (package, GPU) into an ``InputError``
@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from causal_oracle.clients.evaluate.prompts import ANSWER_WORDS
-from causal_oracle.clients.evaluate.runner import HFRunner, Output, answer_token_ids
+from causal_oracle.clients.evaluate.runner import HFRunner, Output, answer_ids_of
 from causal_oracle.oracle.errors import InputError
 
 ENGINES = ("hf", "vllm")
@@ -130,10 +130,7 @@ class VLLMEngine:
             raise InputError(f"cannot load model {model!r} into vLLM: {error}") from error
         self.tokenizer = self.llm.get_tokenizer()
         self.answer_words = tuple(answer_words)
-        self.answer_ids = tuple(answer_token_ids(self.tokenizer, w) for w in self.answer_words)
-        if set(self.answer_ids[0]) & set(self.answer_ids[1]):
-            raise InputError(f"the answer words {self.answer_words[0]!r} and "
-                             f"{self.answer_words[1]!r} share a first token")
+        self.answer_ids = answer_ids_of(self.tokenizer, self.answer_words)
 
     def describe(self) -> dict[str, Any]:
         return {"engine": "vllm", "model": self.model_name, "device": "cuda", "dtype": self.dtype,

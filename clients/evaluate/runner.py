@@ -92,6 +92,15 @@ def answer_token_ids(tokenizer: Any, word: str) -> list[int]:
     return ids
 
 
+def answer_ids_of(tokenizer: Any, words: Sequence[str]) -> tuple[list[int], ...]:
+    """``answer_token_ids`` of each answer word; ``InputError`` when the two words
+    (yes, no) share a first token, so that their logits could not tell them apart."""
+    ids = tuple(answer_token_ids(tokenizer, w) for w in words)
+    if set(ids[0]) & set(ids[1]):
+        raise InputError(f"the answer words {words[0]!r} and {words[1]!r} share a first token")
+    return ids
+
+
 def cut_at_stop(text: str, stop: Sequence[str]) -> str:
     """``text`` up to (without) the earliest stop string, as vLLM returns it.
 
@@ -168,10 +177,7 @@ class HFRunner:
         self._keeps_logits = "logits_to_keep" in inspect.signature(net.forward).parameters
         self.stop = tuple(s for s in stop if s)
         self.answer_words = tuple(answer_words)
-        self.answer_ids = tuple(answer_token_ids(self.tokenizer, w) for w in self.answer_words)
-        if set(self.answer_ids[0]) & set(self.answer_ids[1]):
-            raise InputError(f"the answer words {self.answer_words[0]!r} and "
-                             f"{self.answer_words[1]!r} share a first token")
+        self.answer_ids = answer_ids_of(self.tokenizer, self.answer_words)
 
     def describe(self) -> dict[str, Any]:
         return {"engine": "hf", "model": self.name, "device": self.device, "dtype": str(self.dtype),

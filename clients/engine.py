@@ -52,12 +52,6 @@ def verify_input(text: str, profile: str | Profile = Profile.CORR2CAUSE) -> Veri
     return default().verify_input(text, profile)
 
 
-def label_fast(premise: str, hypothesis: str,
-               profile: Profile = Profile.CORR2CAUSE) -> FastVerdict | None:
-    """A bulk item's label off its premise's relation tables, or None: call ``verify``."""
-    return default().label_fast(premise, hypothesis, profile)
-
-
 def label_fast_many(premise: str, hypotheses: Sequence[str],
                     profile: Profile = Profile.CORR2CAUSE) -> list[FastVerdict | None]:
     """Labels of several hypotheses on one premise off its relation tables (None: verify)."""
@@ -70,6 +64,5 @@ def cache_clear() -> None:
 
 
 __all__ = ["PROFILES", "UNREADABLE", "CertificateRejected", "FastVerdict", "VerifyResult",
-           "cache_clear", "grade_answer", "hypothesis_of", "label_fast", "label_fast_many",
-           "premise_of", "verify",
-           "verify_input", "verify_objects"]
+           "cache_clear", "grade_answer", "hypothesis_of", "label_fast_many", "premise_of",
+           "verify", "verify_input", "verify_objects"]

@@ -219,7 +219,7 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
     cpdag = orient(structure)
     listed = _listed_by_extension(structure, cpdag)
     if listed is not None:
-        return _consistent(premise, structure, cpdag, listed, listed)
+        return _consistent(premise, structure, cpdag, listed[0], listed)
     found = enumerate_members(structure, limit=MAX_MEMBERS)
     first = next(found, None)
     if first is None:
@@ -233,12 +233,12 @@ def _analyse_cached(premise: Premise) -> ClassAnalysis:
     count = class_size(premise.n, cpdag.directed, cpdag.undirected)
     if count > LIST_LIMIT:
         found.close()
-        return _consistent(premise, structure, cpdag, [first], None, count)
+        return _consistent(premise, structure, cpdag, first, None, count)
     members = [first]
     for member in found:
         checkpoint()
         members.append(member)
-    return _consistent(premise, structure, cpdag, [first], members)
+    return _consistent(premise, structure, cpdag, first, members)
 
 
 def _listed_by_extension(structure: Structure, cpdag: Cpdag) -> list[Dag] | None:
@@ -263,17 +263,17 @@ def _listed_by_extension(structure: Structure, cpdag: Cpdag) -> list[Dag] | None
     return members
 
 
-def _consistent(premise: Premise, structure: Structure, cpdag: Cpdag, first: list[Dag],
+def _consistent(premise: Premise, structure: Structure, cpdag: Cpdag, first: Dag,
                 members: list[Dag] | None, count: int = 0) -> ClassAnalysis:
-    """The analysis once one member (``first[0]``) is known: faithfulness on it, then
+    """The analysis once one member (``first``) is known: faithfulness on it, then
     the class — listed when ``members`` is given, else counted (``count``)."""
-    conflicts = _faithfulness_conflicts(premise, first[0])
+    conflicts = _faithfulness_conflicts(premise, first)
     if conflicts:
         return ClassAnalysis(premise, structure, cpdag, (), tuple(conflicts))
     if members is None:
         return ClassAnalysis(premise, structure, cpdag, (), (), (),
                              tuple(sorted(cpdag.directed)), tuple(sorted(cpdag.undirected)),
-                             count, first[0])
+                             count, first)
     ordered = tuple(sorted(members, key=_order))
     directed, undirected = class_cpdag(ordered)
     return ClassAnalysis(premise, structure, cpdag, ordered, (),

@@ -160,7 +160,7 @@ class Caches:
     premises: LRU[str, Premise] = field(init=False)
     hypotheses: LRU[str, Hypothesis] = field(init=False)
     checked: LRU[tuple[Premise, Hypothesis, Profile], VerifyResult] = field(init=False)
-    #: per premise, the solver's and the checker's relation tables (``Service.label_fast``):
+    #: per premise, the solver's and the checker's relation tables (``Service.label_fast_many``):
     #: True once the premise was seen, False when it has none; few are kept, as bulk
     #: callers send each premise's items together
     tables: LRU[Premise, ClassTables | bool] = field(init=False)
@@ -195,7 +195,6 @@ def _readings(kind: RelationKind, form: SurfaceForm) -> frozenset[Reading]:
 class ClassTables:
     """One premise's class with the solver's relation table and the checker's own."""
 
-    analysis: ClassAnalysis
     solver: RelationTable
     checker: ClassCheck
     #: variable name → index
@@ -219,7 +218,7 @@ _NO_PLAN = object()
 
 
 class FastVerdict(NamedTuple):
-    """An item's label read off its premise's relation tables (``Service.label_fast``).
+    """An item's label read off its premise's relation tables (``Service.label_fast_many``).
 
     The fields mean what ``VerifyResult``'s do; every one was confirmed by the
     checker's own table (same class, same count).  No certificate is built.
@@ -565,7 +564,7 @@ class Service:
             checker = ClassCheck.verify(premise, analysis.member_edges)
         if isinstance(checker, str) or checker.size != solver.size:
             return False  # the full path re-checks and reports it
-        return ClassTables(analysis, solver, checker,
+        return ClassTables(solver, checker,
                            {name: i for i, name in enumerate(premise.variables)})
 
     # -- CI-Bench and IE

@@ -52,35 +52,40 @@ class Certificate:
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self, names: tuple[str, ...] | None = None) -> dict[str, Any]:
+        """The certificate as JSON data; with ``names``, variables by name, not index."""
+        if names is None:
+            def node(v: int) -> Any:
+                return v
+        else:
+            def node(v: int) -> Any:
+                return names[v]
+
+        def edge(e: Edge) -> list[Any]:
+            return [node(e[0]), node(e[1])]
+
         data: dict[str, Any] = {
             "verdict": self.verdict, "profile": self.profile, "relation": self.relation,
-            "form": self.form, "pair": list(self.pair), "class_size": self.class_size,
-            "cpdag_directed": [list(e) for e in self.cpdag_directed],
-            "cpdag_undirected": [list(e) for e in self.cpdag_undirected],
-            "members": [[list(e) for e in m] for m in self.members],
-            "witnesses": [None if w is None else [list(p) for p in w] for w in self.witnesses],
-            "conflict": None if self.conflict is None else asdict(self.conflict),
+            "form": self.form, "pair": [node(v) for v in self.pair],
+            "class_size": self.class_size,
+            "cpdag_directed": [edge(e) for e in self.cpdag_directed],
+            "cpdag_undirected": [edge(e) for e in self.cpdag_undirected],
+            "members": [[edge(e) for e in m] for m in self.members],
+            "witnesses": [None if w is None else [[node(v) for v in path] for path in w]
+                          for w in self.witnesses],
+            "conflict": None,
         }
         if not self.complete:  # only then, so listed certificates keep their shape
             data["complete"] = False
-        if names is not None:
-            def edge(e: Edge) -> list[str]:
-                return [names[e[0]], names[e[1]]]
-
-            data["pair"] = [names[i] for i in self.pair]
-            data["cpdag_directed"] = [edge(e) for e in self.cpdag_directed]
-            data["cpdag_undirected"] = [edge(e) for e in self.cpdag_undirected]
-            data["members"] = [[edge(e) for e in m] for m in self.members]
-            data["witnesses"] = [None if w is None else [[names[v] for v in path] for path in w]
-                                 for w in self.witnesses]
-            if self.conflict is not None:
-                c = self.conflict
-                data["conflict"] = {
-                    "kind": c.kind, "message": c.message,
-                    "statement": None if c.triple is None else {
-                        "x": names[c.triple[0]], "y": names[c.triple[1]],
-                        "given": [names[i] for i in range(len(names)) if c.triple[2] >> i & 1]},
-                    "path": None if c.path is None else [names[v] for v in c.path],
-                    "candidate": None if c.candidate is None else [edge(e) for e in c.candidate],
-                }
+        c = self.conflict
+        if c is not None and names is None:
+            data["conflict"] = asdict(c)
+        elif c is not None and names is not None:
+            data["conflict"] = {
+                "kind": c.kind, "message": c.message,
+                "statement": None if c.triple is None else {
+                    "x": names[c.triple[0]], "y": names[c.triple[1]],
+                    "given": [names[i] for i in range(len(names)) if c.triple[2] >> i & 1]},
+                "path": None if c.path is None else [names[v] for v in c.path],
+                "candidate": None if c.candidate is None else [edge(e) for e in c.candidate],
+            }
         return data

@@ -85,11 +85,15 @@ def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None
         go_up = front_up & ~given | front_down & opened
         go_down = (front_up | front_down) & ~given
         new_up = new_down = 0
-        if previous is None:
-            for v in bits(go_up):
-                new_up |= parents[v]
-            for v in bits(go_down):
-                new_down |= kids[v]
+        if previous is None:  # the hot path: set bits peeled inline, no generator
+            while go_up:
+                low = go_up & -go_up
+                new_up |= parents[low.bit_length() - 1]
+                go_up ^= low
+            while go_down:
+                low = go_down & -go_down
+                new_down |= kids[low.bit_length() - 1]
+                go_down ^= low
         else:
             for v in bits(go_up):
                 source = (v, UP) if (front_up & ~given) >> v & 1 else (v, DOWN)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import BudgetExceeded
-from causal_oracle.oracle.graph import Dag, bits
+from causal_oracle.oracle.graph import Dag
 
 
 def extensions(n: int, directed: Iterable[tuple[int, int]],
@@ -55,8 +55,10 @@ def extensions(n: int, directed: Iterable[tuple[int, int]],
                 return True
             seen |= frontier
             step = 0
-            for v in bits(frontier):
-                step |= children[v]
+            while frontier:
+                low = frontier & -frontier
+                step |= children[low.bit_length() - 1]
+                frontier ^= low
             frontier = step & ~seen
         return False
 

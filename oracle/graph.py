@@ -128,15 +128,24 @@ def reach_from(step: tuple[int, ...], frontier: int, avoid: int = 0) -> int:
     while frontier:
         seen |= frontier
         nxt = 0
-        for v in bits(frontier):
-            nxt |= step[v]
+        while frontier:
+            low = frontier & -frontier
+            nxt |= step[low.bit_length() - 1]
+            frontier ^= low
         frontier = nxt & ~seen & ~avoid
     return seen
 
 
 @lru_cache(maxsize=65536)
 def _edges(parents: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    return tuple(sorted((t, h) for h in range(len(parents)) for t in bits(parents[h])))
+    found = []
+    for h, mask in enumerate(parents):
+        while mask:
+            low = mask & -mask
+            found.append((low.bit_length() - 1, h))
+            mask ^= low
+    found.sort()
+    return tuple(found)
 
 
 @lru_cache(maxsize=65536)

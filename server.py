@@ -52,6 +52,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
+from causal_oracle import serve_options
 from causal_oracle.oracle import service as svc
 from causal_oracle.oracle.budget import budget
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
@@ -61,7 +62,6 @@ from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 log = logging.getLogger("causal_oracle.server")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Oracle"].full_name
-DEFAULT_GRACE_S = 10.0  # clients/serve_cli.py declares the same default for --grace
 DEFAULT_CACHE_ITEMS = svc.DEFAULT_CACHE_ITEMS
 MAX_RECEIVE_BYTES = 16 * 1024 * 1024  # gRPC message limits (explicit, not the defaults)
 MAX_SEND_BYTES = 64 * 1024 * 1024
@@ -411,7 +411,7 @@ class ServerConfig:
     tls_key: str | None = None
     tls_client_ca: str | None = None  # mutual TLS: clients must present a cert from this CA
     reflection: bool = True
-    grace: float = DEFAULT_GRACE_S
+    grace: float = serve_options.DEFAULT_GRACE_S
     solver_budget: float = svc.DEFAULT_BUDGET_S
     cache_items: int = DEFAULT_CACHE_ITEMS
 
@@ -559,11 +559,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from causal_oracle.clients import serve_cli  # the one place the options are declared
-
     parser = argparse.ArgumentParser(prog="python -m causal_oracle.server",
                                      description=__doc__.split("\n")[0])
-    serve_cli.add_arguments(parser)
+    serve_options.add_arguments(parser)
     try:
         return run(parser.parse_args(argv))
     except InputError as error:

@@ -5,6 +5,7 @@ processes); the shutdown tests start servers of their own."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import random
@@ -31,7 +32,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 from grpc_status import rpc_status
 
-from causal_oracle import server
+from causal_oracle import serve_options, server
 from causal_oracle.clients import cli, tasks
 from causal_oracle.clients.engine import PROFILES, verify, verify_input
 from causal_oracle.clients.remote import (
@@ -597,3 +598,19 @@ def test_sigterm_stops_the_server_process() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_server_imports_nothing_from_clients() -> None:
+    """``server.py`` and the options it shares with the CLI reach the entry layer
+    (``oracle.service``) and the stubs only, never ``clients/`` (DESIGN 5)."""
+    for module in (server, serve_options):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                     for alias in node.names}
+        assert "causal_oracle" in {name.split(".")[0] for name in imported}
+        assert not {name for name in imported if name.startswith("causal_oracle.clients")}
+        assert not any(isinstance(node, ast.ImportFrom) and node.module == "causal_oracle"
+                       and any(a.name == "clients" for a in node.names)
+                       for node in ast.walk(tree))

@@ -1,0 +1,50 @@
+"""The command-line options of the gRPC service, declared once.
+
+``causal-oracle serve`` (``clients/serve_cli.py``) and ``python -m
+causal_oracle.server`` (``server.main``) take the same options, with the same
+defaults and range checks.  They live beside ``server.py`` rather than in it so
+that declaring them loads no gRPC (every other CLI verb builds this parser too),
+and rather than in ``clients/`` so that the server imports nothing from there.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from causal_oracle.oracle.service import DEFAULT_BUDGET_S as DEFAULT_SOLVER_BUDGET_S
+from causal_oracle.oracle.service import DEFAULT_CACHE_ITEMS
+
+DEFAULT_PORT = 50051
+DEFAULT_GRACE_S = 10.0  # seconds calls in flight get at shutdown
+
+
+def _int_in(low: int, high: int | None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(
+                f"{value} is out of range ({low} to {high if high is not None else 'any'})")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=_int_in(0, 65535), default=DEFAULT_PORT,
+                   help=f"port (0 = any free one; default {DEFAULT_PORT})")
+    p.add_argument("--workers", type=_int_in(0, None), default=0,
+                   help="solver worker processes (0 = one per core; default 0)")
+    p.add_argument("--tls-cert", help="PEM certificate chain (with --tls-key: serve TLS)")
+    p.add_argument("--tls-key", help="PEM private key")
+    p.add_argument("--tls-client-ca", help="PEM CA: require client certificates signed by it "
+                   "(mutual TLS; needs --tls-cert/--tls-key)")
+    p.add_argument("--no-reflection", action="store_true",
+                   help="do not serve gRPC server reflection")
+    p.add_argument("--grace", type=float, default=DEFAULT_GRACE_S,
+                   help=f"seconds calls in flight get at shutdown (default {DEFAULT_GRACE_S:g})")
+    p.add_argument("--solver-budget", type=float, default=DEFAULT_SOLVER_BUDGET_S,
+                   help=f"seconds of solver time per item (default {DEFAULT_SOLVER_BUDGET_S:g})")
+    p.add_argument("--cache-items", type=int, default=DEFAULT_CACHE_ITEMS,
+                   help=f"responses kept for repeated items (default {DEFAULT_CACHE_ITEMS})")

@@ -44,7 +44,12 @@ def test_quick_sentences_agree_with_the_grammar(seed: int) -> None:
     g = gs[0] if len(gs) == 1 else ", ".join(gs[:-1]) + " and " + gs[-1]
     text = rng.choice(TEMPLATES).format(a=a, b=b, g=g)
     _agree(text)
-    # and a mutation: a word dropped, doubled or replaced
+    _agree(_mutated(rng, text, WORDS))
+
+
+def _mutated(rng: random.Random, text: str, vocabulary: list[str]) -> str:
+    """``text`` with one space-separated word dropped, doubled or replaced by a word of
+    ``vocabulary``."""
     words = text.split(" ")
     i = rng.randrange(len(words))
     op = rng.randrange(3)
@@ -53,8 +58,8 @@ def test_quick_sentences_agree_with_the_grammar(seed: int) -> None:
     elif op == 1:
         words.insert(i, words[i])
     else:
-        words[i] = rng.choice(WORDS)
-    _agree(" ".join(words))
+        words[i] = rng.choice(vocabulary)
+    return " ".join(words)
 
 
 def _random_premise(rng: random.Random, names: list[str], sep: str = " ") -> str:
@@ -117,16 +122,7 @@ def test_premise_fast_paths_equal_the_grammar_on_mutated_premises(seed: int) -> 
     names = rng.sample(["A", "B", "C", "Dx", "e_1", "Z9", "V0", "and", "given"], n)
     sep = rng.choice([" ", " ", "  ", "\n", " \n "])
     text = _random_premise(rng, names, sep)
-    if rng.random() < 0.5:  # a mutation: a word dropped, doubled or replaced
-        words = text.split(" ")
-        i = rng.randrange(len(words))
-        op = rng.randrange(3)
-        if op == 0:
-            del words[i]
-        elif op == 1:
-            words.insert(i, words[i])
-        else:
-            words[i] = rng.choice(WORDS + names)
-        text = " ".join(words)
+    if rng.random() < 0.5:
+        text = _mutated(rng, text, WORDS + names)
     assert _outcome(parse_premise, text) == _outcome(
         lambda t: _parse(t, "premise", "premise"), text)

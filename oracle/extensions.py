@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import BudgetExceeded
-from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.graph import Dag, reach
 
 
 def extensions(n: int, directed: Iterable[tuple[int, int]],
@@ -49,18 +49,7 @@ def extensions(n: int, directed: Iterable[tuple[int, int]],
     found = 0
 
     def reaches(source: int, target: int) -> bool:
-        seen, frontier = 0, children[source]
-        while frontier:
-            if frontier >> target & 1:
-                return True
-            seen |= frontier
-            step = 0
-            while frontier:
-                low = frontier & -frontier
-                step |= children[low.bit_length() - 1]
-                frontier ^= low
-            frontier = step & ~seen
-        return False
+        return bool(reach(children, children[source]) >> target & 1)
 
     def allowed(tail: int, head: int) -> bool:
         if parents[head] & ~adjacent[tail] & ~(1 << tail):

@@ -35,7 +35,7 @@ search over successor masks: children for descendants, parents for ancestors).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -115,14 +115,14 @@ class Dag:
         return frozenset(found)
 
 
-@lru_cache(maxsize=262144)
-def reach_from(step: tuple[int, ...], frontier: int, avoid: int = 0) -> int:
+def reach(step: Sequence[int], frontier: int, avoid: int = 0) -> int:
     """``frontier`` and every node reachable from it along ``step`` masks, avoiding ``avoid``.
 
     ``step`` is a per-node bitmask of successors: children for descendants, parents
     for ancestors.  This is the only graph search over successor masks in the
-    oracle; the strict and inclusive ancestor/descendant forms above are its
-    callers.
+    oracle: ``reach_from`` memoises it for a DAG's fixed masks (the strict and
+    inclusive ancestor/descendant forms above are its callers), and searches whose
+    masks change as they go (``oracle.extensions``) call it directly.
     """
     seen = 0
     while frontier:
@@ -134,6 +134,12 @@ def reach_from(step: tuple[int, ...], frontier: int, avoid: int = 0) -> int:
             frontier ^= low
         frontier = nxt & ~seen & ~avoid
     return seen
+
+
+@lru_cache(maxsize=262144)
+def reach_from(step: tuple[int, ...], frontier: int, avoid: int = 0) -> int:
+    """``reach``, memoised by the (immutable) successor masks of a DAG."""
+    return reach(step, frontier, avoid)
 
 
 @lru_cache(maxsize=65536)

@@ -68,7 +68,7 @@ MAX_NODES = 8
 @dataclass
 class Knobs:
     """What an item must measure (see the module docstring); a dataset's config extends
-    it (``environments.datasets``)."""
+    it (``environments.corr2cause``)."""
 
     min_nodes: int = 3
     max_nodes: int = 5

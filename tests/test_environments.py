@@ -22,7 +22,8 @@ FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
 
 
 @pytest.mark.parametrize("module", ["causal_oracle.environments",
-                                    "causal_oracle.environments.datasets",
+                                    "causal_oracle.environments.corr2cause",
+                                    "causal_oracle.environments.base",
                                     "causal_oracle.entry.procedural"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))

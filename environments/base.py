@@ -1,0 +1,160 @@
+"""Certified procedural datasets: the part every causal environment shares.
+
+A *procedural dataset* (Reasoning Gym's ``ProceduralDataset``) is an endless, seeded
+supply of items: ``dataset[idx]`` is a pure function of ``seed + idx``, each item is
+``{"question", "answer", "metadata"}``, and ``score_answer(answer, entry)`` grades a
+model's reply.  A ``CertifiedDataset`` draws each item with the entry layer (a
+generator in ``entry/`` that writes a benchmark's own text and lets the oracle answer
+it), so every answer is certified, and it grades a reply through the entry layer as
+every surface does:
+
+* 1.0 — the reply is right;
+* 0.0 — it is wrong, or cannot be read as an answer;
+* NaN (with a logged reason) — the verifier could not finish (budget, limits), or the
+  item has no right answer; never a silent 0.
+
+``metadata["item"]`` is the text the oracle answered and ``metadata["task"]`` the task
+it was read as, so a reply is graded against the text itself, not a stored label.
+
+Without ``reasoning-gym`` installed the same classes work standalone: the fallback
+``ProceduralDataset`` below has Reasoning Gym's interface (``config``, ``seed``,
+``size``, ``len``, indexing, iteration, ``score_answer``).
+
+    >>> HAVE_REASONING_GYM in (True, False)
+    True
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from abc import abstractmethod
+from collections.abc import Iterator
+from typing import Any
+
+from causal_oracle.entry import BudgetExceeded, InputError, default
+
+log = logging.getLogger("causal_oracle.environments")
+
+try:  # Reasoning Gym's base class when it is installed (the rl extra)
+    from reasoning_gym.dataset import ProceduralDataset
+    HAVE_REASONING_GYM = True
+except ImportError:  # the same interface, standalone
+    HAVE_REASONING_GYM = False
+
+    class ProceduralDataset:  # type: ignore[no-redef]
+        """Reasoning Gym's dataset interface: ``config``, ``seed``, ``size``, indexing,
+        iteration and ``score_answer``."""
+
+        def __init__(self, config: Any, seed: int | None = None, size: int = 500) -> None:
+            if hasattr(config, "validate"):
+                config.validate()
+            self.config, self.size = config, size
+            self.seed = seed if seed is not None else random.Random().randint(0, 2 ** 32)
+
+        def __len__(self) -> int:
+            return self.size
+
+        def __iter__(self) -> Iterator[dict[str, Any]]:
+            return (self[i] for i in range(self.size))
+
+        def __getitem__(self, idx: int) -> dict[str, Any]:
+            raise NotImplementedError
+
+
+class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
+    """A dataset whose item ``idx`` is ``draw(random.Random(seed + idx))`` and whose
+    replies are graded by the oracle (see the module docstring).
+
+    Subclasses set ``name`` and implement ``draw``, which returns the item's
+    ``question`` and ``answer`` and whatever else belongs in its metadata, including
+    ``item`` (the text the oracle answers), ``task`` and ``difficulty`` (the measured
+    knobs).  ``accepts`` may refuse replies that read correctly but are not of the
+    asked form (a 3-class dataset wants a relation word).
+    """
+
+    name: str = ""
+
+    def __init__(self, config: Any) -> None:
+        super().__init__(config=config, seed=config.seed, size=config.size)
+
+    @abstractmethod
+    def draw(self, rng: random.Random) -> dict[str, Any]:
+        """One item drawn with ``rng`` (deterministic in its state)."""
+
+    def __getitem__(self, idx: int) -> dict[str, Any]:
+        if not isinstance(idx, int) or idx < 0:
+            raise IndexError(f"index {idx!r}: items are numbered 0, 1, 2, …")
+        item = self.draw(random.Random(self.seed + idx))
+        metadata = {k: v for k, v in item.items() if k not in ("question", "answer")}
+        metadata.update(source_dataset=self.name, source_index=idx)
+        return {"question": item["question"], "answer": item["answer"],
+                "metadata": metadata}
+
+    def accepts(self, normalised: str, entry: dict[str, Any]) -> bool:
+        """Whether a reply read as ``normalised`` is of the form the item asks for."""
+        return True
+
+    def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
+        """1.0 correct, 0.0 wrong or unreadable, NaN when the verifier could not finish."""
+        if not isinstance(answer, str) or not answer.strip():
+            return 0.0
+        meta = entry["metadata"]
+        try:
+            grade = default().grade(meta["item"], answer, meta.get("task"))
+        except (BudgetExceeded, InputError) as error:
+            log.warning("no score for %s item %s: %s", self.name,
+                        meta.get("source_index"), error)
+            return math.nan
+        if grade.correct is None:
+            if grade.gradable:
+                return 0.0
+            log.warning("no score for %s item %s: %s", self.name,
+                        meta.get("source_index"), grade.reason)
+            return math.nan
+        if not self.accepts(grade.normalised, entry):
+            return 0.0
+        return 1.0 if grade.correct else 0.0
+
+
+#: every certified dataset by name: (dataset class, config class, curriculum class or None)
+CATALOGUE: dict[str, tuple[type, type, type | None]] = {}
+
+
+def register_dataset(name: str, dataset: type, config: type, curriculum: type | None) -> bool:
+    """Add ``dataset`` to ``CATALOGUE`` and register it (and its curriculum) with Reasoning
+    Gym under ``name``; False without Reasoning Gym or when the name is already
+    registered there."""
+    CATALOGUE[name] = (dataset, config, curriculum)
+    if not HAVE_REASONING_GYM:
+        return False
+    from reasoning_gym.factory import DATASETS
+    from reasoning_gym.factory import register_dataset as rg_register
+
+    if name in DATASETS:
+        return False
+    if curriculum is None:
+        rg_register(name, dataset, config)
+    else:
+        rg_register(name, dataset, config, curriculum)
+    return True
+
+
+def create(name: str, **config: Any) -> CertifiedDataset:
+    """The catalogued dataset ``name`` with its config built from ``config`` (``seed``,
+    ``size`` and the dataset's knobs) — ``reasoning_gym.create_dataset``'s shape, with or
+    without Reasoning Gym; ``InputError`` naming the choices for an unknown name or knob."""
+    if name not in CATALOGUE:
+        known = ", ".join(sorted(CATALOGUE)) or "none"
+        raise InputError(f"unknown dataset {name!r}; known: {known}")
+    dataset, config_class, _ = CATALOGUE[name]
+    try:
+        made = config_class(**config)
+    except TypeError as error:
+        raise InputError(f"{name}: {error}") from None
+    return dataset(made)  # type: ignore[no-any-return]
+
+
+__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset", "create",
+           "register_dataset"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any
 
 
 def count(low: int, note: str = "") -> Callable[[str], int]:
@@ -40,9 +41,24 @@ def count(low: int, note: str = "") -> Callable[[str], int]:
     return parse
 
 
+def positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse ``type``: a number of ``kind`` (``int``, ``float``) greater than 0
+    (the limits: ``--budget``, ``--max-premise-bytes``, ``--max-statements``)."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text} is not positive")
+        return value
+    parse.__name__ = getattr(kind, "__name__", "number")
+    return parse
+
+
 def workers() -> Callable[[str], int]:
     """``--workers``: processes, 0 meaning one per core (the convention of ``serve``)."""
     return count(0, "0 = one per core")
 
 
-__all__ = ["count", "workers"]
+__all__ = ["count", "positive", "workers"]

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from causal_oracle.clients.arg_types import positive
 from causal_oracle.entry import DEFAULT_BUDGET_S, PROFILES, InputError, Limits
 from causal_oracle.entry.limits import IN_PROCESS_STATEMENTS, IN_PROCESS_TEXT_BYTES
 
@@ -26,30 +27,17 @@ def server_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--server-key", metavar="PEM", help="client private key (mutual TLS)")
 
 
-def _positive(kind: type) -> Any:
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"{text} is not positive")
-        return value
-    parse.__name__ = kind.__name__
-    return parse
-
-
 def limit_options(p: argparse.ArgumentParser, top: bool = False) -> None:
     """``--budget SECONDS``, ``--max-premise-bytes N``, ``--max-statements N``: the
     in-process service's limits; given before or after the command."""
     default = None if top else argparse.SUPPRESS
-    p.add_argument("--budget", type=_positive(float), metavar="SECONDS", default=default,
+    p.add_argument("--budget", type=positive(float), metavar="SECONDS", default=default,
                    help=f"time budget per item, in-process (default {DEFAULT_BUDGET_S:g} s); "
                         f"over it: exit 2")
-    p.add_argument("--max-premise-bytes", type=_positive(int), metavar="N", default=default,
+    p.add_argument("--max-premise-bytes", type=positive(int), metavar="N", default=default,
                    dest="in_process_text_bytes",
                    help=f"largest text field, in bytes (default {IN_PROCESS_TEXT_BYTES:,})")
-    p.add_argument("--max-statements", type=_positive(int), metavar="N", default=default,
+    p.add_argument("--max-statements", type=positive(int), metavar="N", default=default,
                    dest="in_process_statements",
                    help=f"most statements in a premise (default {IN_PROCESS_STATEMENTS:,})")
 

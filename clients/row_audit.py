@@ -33,9 +33,6 @@ class Columns:
 DEFAULT_COLUMNS = Columns()
 
 
-_gold_binary = binary_gold
-
-
 def _canonical(row: dict[str, Any], cols: Columns) -> dict[str, Any]:
     """``row`` with the columns ``cols`` names copied under their role names (the names
     the families read); the row's own columns stay."""
@@ -92,7 +89,7 @@ def _quick_gold(row: dict[str, Any], cols: Columns) -> int | None:
     if not isinstance(row.get(cols.premise), str) or not isinstance(row.get(cols.hypothesis),
                                                                      str):
         return None
-    return _gold_binary(row.get(cols.label))
+    return binary_gold(row.get(cols.label))
 
 
 def _quick_outcome(index: int, row: dict[str, Any], cols: Columns, gold: int,

@@ -84,8 +84,9 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
         """One item drawn with ``rng`` (deterministic in its state)."""
 
     def __getitem__(self, idx: int) -> dict[str, Any]:
-        if not isinstance(idx, int) or idx < 0:
-            raise IndexError(f"index {idx!r}: items are numbered 0, 1, 2, …")
+        if isinstance(idx, bool) or not isinstance(idx, int) or idx < 0:
+            raise IndexError(f"index {idx!r}: items are numbered 0, 1, 2, … (size bounds "
+                             f"iteration only: item idx is drawn from seed + idx)")
         item = self.draw(random.Random(self.seed + idx))
         metadata = {k: v for k, v in item.items() if k not in ("question", "answer")}
         metadata.update(source_dataset=self.name, source_index=idx)

@@ -1,29 +1,53 @@
 """Procedural training environments: endless seeded causal questions with certified answers.
 
 Importing this package registers its datasets with Reasoning Gym when ``reasoning-gym``
-is installed (the ``rl`` extra): ``reasoning_gym.create_dataset("causal_corr2cause",
-size=100, seed=1)`` then gives the same 100 items on every call, each with the oracle's
-certified answer and its measured difficulty, and
-``reasoning_gym.create_curriculum("causal_corr2cause")`` moves the measured knobs
-(variables, edge density, 3-class targets).  Without Reasoning Gym the classes work
-standalone with the same interface (``environments.base``).
+is installed (the ``rl`` extra):
+
+* ``causal_corr2cause`` — Corr2Cause items from random DAGs (``environments.corr2cause``);
+* ``causal_cibench`` — CI-Bench items (causal paths, backdoor adjustment, factual and
+  counterfactual inference) from tiered DAGs (``environments.cibench``).
+
+``reasoning_gym.create_dataset("causal_corr2cause", size=100, seed=1)`` then gives the
+same 100 items on every call, each with the oracle's certified answer and its measured
+difficulty, and ``reasoning_gym.create_curriculum(name)`` moves the measured knobs.
+Without Reasoning Gym the classes work standalone with the same interface
+(``environments.base``: ``create(name, **config)``), and ``environments.verifiers_env``
+turns any of them into a ``verifiers`` environment.
 
     >>> from causal_oracle.environments import Corr2CauseConfig, Corr2CauseDataset
     >>> data = Corr2CauseDataset(Corr2CauseConfig(size=2, seed=1, min_nodes=4, max_nodes=4))
     >>> [e["metadata"]["difficulty"]["num_nodes"] for e in data]
     [4, 4]
+    >>> sorted(CATALOGUE)
+    ['causal_cibench', 'causal_corr2cause']
 """
 
 from causal_oracle.environments.base import CATALOGUE, HAVE_REASONING_GYM, CertifiedDataset, create
+from causal_oracle.environments.cibench import (
+    CIBENCH_NAME,
+    CIBenchConfig,
+    CIBenchCurriculum,
+    CIBenchDataset,
+)
+from causal_oracle.environments.cibench import register as register_cibench
 from causal_oracle.environments.corr2cause import (
     DATASET_NAME,
     Corr2CauseConfig,
     Corr2CauseCurriculum,
     Corr2CauseDataset,
-    register,
 )
+from causal_oracle.environments.corr2cause import register as register_corr2cause
+
+
+def register() -> bool:
+    """Register every dataset of this package with Reasoning Gym (a no-op for those already
+    registered); False without Reasoning Gym."""
+    done = [register_corr2cause(), register_cibench()]
+    return any(done)
+
 
 register()
 
-__all__ = ["CATALOGUE", "DATASET_NAME", "HAVE_REASONING_GYM", "CertifiedDataset",
-           "Corr2CauseConfig", "Corr2CauseCurriculum", "Corr2CauseDataset", "create", "register"]
+__all__ = ["CATALOGUE", "CIBENCH_NAME", "DATASET_NAME", "HAVE_REASONING_GYM", "CIBenchConfig",
+           "CIBenchCurriculum", "CIBenchDataset", "CertifiedDataset", "Corr2CauseConfig",
+           "Corr2CauseCurriculum", "Corr2CauseDataset", "create", "register"]

@@ -24,7 +24,9 @@ FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
 @pytest.mark.parametrize("module", ["causal_oracle.environments",
                                     "causal_oracle.environments.corr2cause",
                                     "causal_oracle.environments.base",
-                                    "causal_oracle.entry.procedural"])
+                                    "causal_oracle.environments.cibench",
+                                    "causal_oracle.entry.procedural",
+                                    "causal_oracle.entry.procedural_cibench"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0

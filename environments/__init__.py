@@ -5,7 +5,9 @@ is installed (the ``rl`` extra):
 
 * ``causal_corr2cause`` — Corr2Cause items from random DAGs (``environments.corr2cause``);
 * ``causal_cibench`` — CI-Bench items (causal paths, backdoor adjustment, factual and
-  counterfactual inference) from tiered DAGs (``environments.cibench``).
+  counterfactual inference) from tiered DAGs (``environments.cibench``);
+* ``causal_graph`` — CLEAR-style graph questions (20 task types, 6 question types) from
+  random graphs (``environments.graph``).
 
 ``reasoning_gym.create_dataset("causal_corr2cause", size=100, seed=1)`` then gives the
 same 100 items on every call, each with the oracle's certified answer and its measured
@@ -19,7 +21,7 @@ turns any of them into a ``verifiers`` environment.
     >>> [e["metadata"]["difficulty"]["num_nodes"] for e in data]
     [4, 4]
     >>> sorted(CATALOGUE)
-    ['causal_cibench', 'causal_corr2cause']
+    ['causal_cibench', 'causal_corr2cause', 'causal_graph']
 """
 
 from causal_oracle.environments.base import CATALOGUE, HAVE_REASONING_GYM, CertifiedDataset, create
@@ -37,17 +39,25 @@ from causal_oracle.environments.corr2cause import (
     Corr2CauseDataset,
 )
 from causal_oracle.environments.corr2cause import register as register_corr2cause
+from causal_oracle.environments.graph import (
+    GRAPH_NAME,
+    GraphConfig,
+    GraphCurriculum,
+    GraphDataset,
+)
+from causal_oracle.environments.graph import register as register_graph
 
 
 def register() -> bool:
     """Register every dataset of this package with Reasoning Gym (a no-op for those already
     registered); False without Reasoning Gym."""
-    done = [register_corr2cause(), register_cibench()]
+    done = [register_corr2cause(), register_cibench(), register_graph()]
     return any(done)
 
 
 register()
 
-__all__ = ["CATALOGUE", "CIBENCH_NAME", "DATASET_NAME", "HAVE_REASONING_GYM", "CIBenchConfig",
-           "CIBenchCurriculum", "CIBenchDataset", "CertifiedDataset", "Corr2CauseConfig",
-           "Corr2CauseCurriculum", "Corr2CauseDataset", "create", "register"]
+__all__ = ["CATALOGUE", "CIBENCH_NAME", "DATASET_NAME", "GRAPH_NAME", "HAVE_REASONING_GYM",
+           "CIBenchConfig", "CIBenchCurriculum", "CIBenchDataset", "CertifiedDataset",
+           "Corr2CauseConfig", "Corr2CauseCurriculum", "Corr2CauseDataset", "GraphConfig",
+           "GraphCurriculum", "GraphDataset", "create", "register"]

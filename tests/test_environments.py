@@ -26,7 +26,9 @@ FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
                                     "causal_oracle.environments.base",
                                     "causal_oracle.environments.cibench",
                                     "causal_oracle.entry.procedural",
-                                    "causal_oracle.entry.procedural_cibench"])
+                                    "causal_oracle.entry.procedural_cibench",
+                                    "causal_oracle.environments.graph",
+                                    "causal_oracle.entry.procedural_graph"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0

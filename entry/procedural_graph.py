@@ -49,11 +49,9 @@ random near-misses, and every one of them is labelled by the oracle's yes/no ans
 an MC item keeps one right option and three wrong ones.  A form that
 ``FORM_DRAWS`` graphs could not ask gives way to another task of the same question
 type (late in the search, to any form).  The answer is the
-oracle's ``answer_text`` (for ``markov_equivalent`` FO, whose example the oracle picks
-in an order that changes with ``PYTHONHASHSEED``: the least of its valid DAGs by their
-edges, as the family writes it).  The item is *kept only if its measured quantities
-fall inside the knobs* and the oracle grades that answer 1.0 (an empty find-all
-answer, which the oracle writes ``none`` and cannot read back, is never kept).
+oracle's ``answer_text``, which the oracle must grade 1.0 (``CertificateRejected``
+otherwise: a bug, never an item).  The item is *kept only if its measured quantities
+fall inside the knobs*.
 Graphs have at most ``MAX_EDGES`` edges (``EDGE_CAPS`` for the tasks whose oracle
 work grows fastest), as CLEAR's do:
 
@@ -105,11 +103,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from causal_oracle.entry.families.clear import format_item
 from causal_oracle.entry.registry import Options
 from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Task, Walk
-from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.errors import CertificateRejected, InputError
 
 TASK = "CLEAR"  #: the task name ``Service.grade`` takes for every item (the family's)
 MAX_DRAWS = 60  # graphs drawn for one item before the knobs are declared unsatisfiable
@@ -553,11 +550,12 @@ def _edge_candidate(a: str, mark: str, b: str) -> Candidate:
 
 
 def _item_key(item: Any) -> str:
-    """A deterministic sort key of an oracle answer item (frozensets have no fixed order)."""
+    """A deterministic sort key of an oracle answer item (frozensets have no fixed order,
+    and ``sorted`` orders sets of sets by inclusion only)."""
     if isinstance(item, MixedGraph):
         return str(sorted(item.directed))
     if isinstance(item, frozenset):
-        return str(sorted(item))
+        return str(sorted(_item_key(x) for x in item))
     return str(item)
 
 
@@ -821,7 +819,7 @@ def _ask(form: Form, asker: _Asker, anchors: dict[str, str], target: bool | None
     question = form.text(anchors, subject, options or ())
     prompt = asker.prompt(question)
     answer = asker.service.answer(prompt, TASK, explain=False)
-    parsed, solution = asker.solved(question)
+    _, solution = asker.solved(question)
     if form.qtype is _MC and len(solution.value) != 1:
         return None
     if form.qtype is _FO and solution.value is None:
@@ -833,13 +831,9 @@ def _ask(form: Form, asker: _Asker, anchors: dict[str, str], target: bool | None
     if not knobs.size_ok(size):
         return None
     text = answer.answer_text
-    if form.task is Task.MARKOV_EQUIVALENT and form.qtype is _FO:
-        # the oracle's example DAG is the least by ``str`` of a frozenset, whose order
-        # changes with PYTHONHASHSEED: give the least of its valid DAGs by their edges
-        # instead (as the family writes it), so that an item is the same in every process
-        text = format_item(parsed, min(solution.all_valid, key=_item_key))
     if asker.service.grade(prompt, text, TASK).correct is not True:
-        return None  # an answer the oracle cannot read back is no training item
+        raise CertificateRejected(f"the oracle does not accept its own answer {text!r} to "
+                                  f"{prompt!r}")
     graph = asker.graph
     return {
         "question": prompt, "answer": text, "item": prompt, "task": TASK,

@@ -224,12 +224,14 @@ class Registry:
         return tuple(out)
 
     def get(self, task: str) -> Family[Any, Any]:
-        """The family of a family or task name (any case); ``InputError`` otherwise."""
-        wanted = task.strip().casefold()
-        for family in self:
-            if wanted == family.name.casefold() or any(
-                    wanted == t.casefold() for t in family.tasks):
-                return family
+        """The family of a family or task name (any case), also as ``task_of`` writes it
+        ("CLEAR d-separation" names CLEAR's family); ``InputError`` otherwise."""
+        words = task.strip().casefold().split(maxsplit=1)
+        for wanted in (" ".join(words), *words[:1]):
+            for family in self:
+                if wanted == family.name.casefold() or any(
+                        wanted == t.casefold() for t in family.tasks):
+                    return family
         raise InputError(f"unknown task {task!r}; expected one of {', '.join(self.tasks())}")
 
     def select(self, text: str, task: str | None = None) -> Family[Any, Any]:

@@ -90,6 +90,9 @@ def wrong_answer(entry: dict[str, Any]) -> str | None:
         else:
             members.append(next(v for v in _nodes(entry) if v not in members))
         return "{" + ", ".join(f"'{v}'" for v in members) + "}"
+    if answer == "None":  # nothing to list: a node is wrong where nodes are listed
+        kind = entry["metadata"]["task_type"]
+        return _nodes(entry)[0] if kind in ("node", "2_node_relation") else None
     parts = answer.split(", ")  # nodes, edges, paths
     return ", ".join(parts[1:]) if len(parts) > 1 else "None"
 
@@ -186,6 +189,10 @@ def _is_directed_path(g: nx.DiGraph, walk: str, x: str, y: str) -> bool:
         g.has_edge(a, b) for a, b in zip(nodes, nodes[1:], strict=False))
 
 
+def _listed(items: set[str]) -> str:
+    return ", ".join(sorted(items)) or "None"
+
+
 def _yes(value: bool) -> str:
     return "Yes." if value else "No."
 
@@ -196,7 +203,7 @@ def _networkx_answer(g: nx.DiGraph, question: str) -> str | None:
     head, *options = question.split("\n")
     letters = dict(o.split(". ", 1) for o in options)
     patterns: list[tuple[str, Any]] = [
-        (r"List all (\w+) of node (\w)\.", lambda w, x: ", ".join(sorted(_relation(g, w, x)))),
+        (r"List all (\w+) of node (\w)\.", lambda w, x: _listed(_relation(g, w, x))),
         (r"How many (\w+) does node (\w) have\?", lambda w, x: str(len(_relation(g, w, x)))),
         (r"Is node (\w) one of (\w+) of node (\w)\?",
          lambda v, w, x: _yes(v in _relation(g, w, x))),
@@ -209,7 +216,7 @@ def _networkx_answer(g: nx.DiGraph, question: str) -> str | None:
          lambda x, y: "".join(k for k, v in letters.items()
                               if nx.is_d_separator(g, {x}, {y}, _set(v)))),
         (r"Find all directed paths from node (\w) to node (\w)\.",
-         lambda x, y: ", ".join(sorted(_directed_paths(g, x, y)))),
+         lambda x, y: _listed(_directed_paths(g, x, y))),
         (r"How many directed paths are there from (\w) to (\w)\?",
          lambda x, y: str(len(_directed_paths(g, x, y)))),
         (r"Is there a directed path from (\w) to (\w)\?", lambda x, y: _yes(nx.has_path(g, x, y))),

@@ -32,6 +32,7 @@ from causal_oracle.oracle.errors import CertificateRejected, InputError
 from causal_oracle.parser.clear import looks_like_clear, parse_answer, parse_item
 
 TASK = "CLEAR"
+OPTIONS = "ABCD"  #: CLEAR's multiple-choice option letters
 
 
 # ---- formatting ---------------------------------------------------------------------
@@ -75,9 +76,9 @@ def format_value(q: Question, value: Any) -> str:
             return "[" + ", ".join(_set_text(i) for i in items) + "]"
         if q.task is Task.THREE_NODE:  # a list of triples, as CLEAR's gold writes it
             return "[" + ", ".join(format_item(q, i) for i in items) + "]"
-        return ", ".join(format_item(q, i) for i in items) if items else "none"
+        return ", ".join(format_item(q, i) for i in items) if items else "None"
     if value is None:
-        return "none"
+        return "None"
     return format_item(q, value)
 
 
@@ -105,12 +106,30 @@ def _candidates(text: str) -> list[str]:
 def _read(text: str) -> Any:
     last: InputError | None = None
     for cand in _candidates(text):
-        for variant in (cand, cand.rstrip(".")):
+        bare = cand.rstrip(".").strip()
+        if bare.casefold() in ("none", "empty"):
+            bare = bare.capitalize()  # "none" as "None": nothing to list or find
+        for variant in (cand, bare):
             try:
                 return parse_answer(variant)
             except InputError as error:
                 last = error
     raise last or InputError("empty answer")
+
+
+def _option_letters(parsed: Any) -> str | None:
+    """An MC reply as its option letters ("B" or "B, D", as ``format_value`` writes the
+    valid ones), or None when it is not made of option letters."""
+    if isinstance(parsed, str):
+        return parsed
+    parts = parsed if isinstance(parsed, tuple) else (parsed,)
+    letters = set()
+    for part in parts:
+        if not (isinstance(part, Walk) and not part.marks and len(part.nodes) == 1
+                and part.nodes[0] in OPTIONS):
+            return None
+        letters.add(part.nodes[0])
+    return ", ".join(sorted(letters)) if letters else None
 
 
 def interpret(q: Question, parsed: Any) -> Any:
@@ -126,11 +145,10 @@ def interpret(q: Question, parsed: Any) -> Any:
             raise InputError("expected a count")
         return parsed
     if qt is QType.MC:
-        if isinstance(parsed, str):
-            return parsed
-        if isinstance(parsed, Walk) and not parsed.marks and parsed.nodes[0] in "ABCD":
-            return parsed.nodes[0]
-        raise InputError("expected an option letter")
+        letters = _option_letters(parsed)
+        if letters is None:
+            raise InputError("expected an option letter (or letters: \"B, D\")")
+        return letters
     if (isinstance(parsed, Walk) and not parsed.marks and parsed.nodes[0] in ("None", "Empty")
             and parsed.nodes[0] not in q.graph.nodes):
         parsed = []  # "None": nothing to list
@@ -210,7 +228,7 @@ class Clear(Family[Question, solver.Solution]):
         if question.qtype is QType.MC:
             shown = claim
         elif question.qtype is QType.FO:
-            shown = "; ".join(format_item(question, c) for c in claim)
+            shown = "; ".join(format_item(question, c) for c in claim) or "None"
         else:
             shown = format_value(question, claim)
         return Judgement(correct, shown, reason)
@@ -254,11 +272,16 @@ class Clear(Family[Question, solver.Solution]):
 
 def _judge(q: Question, sol: solver.Solution, got: Any) -> tuple[bool, str]:
     qt = q.qtype
-    if qt is QType.MC:
-        return got in sol.value, f"option {got} is {'' if got in sol.value else 'not '}valid"
+    if qt is QType.MC:  # each option named by its validity
+        invalid = [letter for letter in got.split(", ") if letter not in sol.value]
+        if not invalid:
+            return True, f"option{'s' if ',' in got else ''} {got} valid"
+        return False, f"option {invalid[0]} is not valid"
     if qt is QType.FO:
-        if not got:
-            return False, "no answer given"
+        if not got:  # "None": right only when nothing is valid
+            if sol.value is None:
+                return True, "no answer is valid"
+            return False, f"none given, but e.g. {format_item(q, sol.value)} is valid"
         bad = [c for c in got if not _candidate_valid(q, c)]
         if bad:
             return False, (f"{format_item(q, bad[0])} is not a valid answer: "

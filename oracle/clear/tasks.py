@@ -459,9 +459,25 @@ def _why(q: Question) -> str:
     return ""
 
 
+def _text(item: Any) -> str:
+    """``item`` written with every set sorted, so equal items always read the same
+    (``str`` of a frozenset follows its iteration order, which varies with
+    ``PYTHONHASHSEED``; ``sorted`` orders sets of sets by inclusion only)."""
+    if isinstance(item, MixedGraph):
+        return _text((tuple(sorted(item.directed)), item.bidirected, item.undirected))
+    if isinstance(item, frozenset | set):
+        return "{" + ", ".join(sorted(_text(x) for x in item)) + "}"
+    if isinstance(item, tuple | list):
+        return "(" + ", ".join(_text(x) for x in item) + ")"
+    return str(item)
+
+
 def _sort_key(item: Any) -> tuple[int, str]:
+    """A total order on answer items that is the same in every process."""
     if isinstance(item, Walk):
         return (len(item.nodes), str(item))
+    if isinstance(item, MixedGraph):
+        return (len(item.directed), _text(item))
     if isinstance(item, frozenset | tuple):
-        return (len(item), str(sorted(item)))
+        return (len(item), _text(item))
     return (0, str(item))

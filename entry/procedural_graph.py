@@ -30,7 +30,8 @@ Graphs and questions
   c-trees, c-forests, maximal root sets, identification).  A "question type" is how it
   is asked: FA find all, FO find one (any valid answer is right), HM how many, YN yes
   or no, MC multiple choice (four options, exactly one right), EX existence.
-  ``SUPPORT`` lists, per task type, its question types and graph types: every form the
+  ``clear_wording.SUPPORT`` lists, per task type, its question types and graph types
+  (``clear_wording.TEMPLATES`` the text of each form): every form the
   project's CLEAR parser reads, on the graph types CLEAR asks it of (C-components,
   C-forests and C-trees are ADMGs, so they take the ADMG tasks too; ``d-separation``
   is m-separation on them).
@@ -103,6 +104,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from causal_oracle.entry.clear_wording import (
+    ADMGS,
+    GRAPH_TYPES,
+    QUESTION_TYPES,
+    SUPPORT,
+    TASK_TYPES,
+    TEMPLATES,
+    WORDS,
+    GraphType,
+)
 from causal_oracle.entry.registry import Options
 from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Task, Walk
@@ -120,148 +131,10 @@ MAX_EDGES = 20  # and at most 20 edges: the oracle's checker lists paths and nod
 EDGE_CAPS: dict[Task, int] = {Task.MARKOV_EQUIVALENT: 12, Task.BACKDOOR_SET: 16,
                               Task.FRONTDOOR_SET: 16}
 LETTERS = string.ascii_uppercase
+_FA, _FO, _HM, _YN, _MC, _EX = QType.FA, QType.FO, QType.HM, QType.YN, QType.MC, QType.EX
 OPTION_LETTERS = "ABCD"
 
 
-class GraphType(enum.Enum):
-    """How a graph is drawn and written (CLEAR's ``graph_type`` names)."""
-
-    DAG = "DAG"
-    ADMG = "ADMG"
-    C_COMPONENT = "C-component"
-    C_FOREST = "C-forest"
-    C_TREE = "C-tree"
-    DG = "DG"
-    UG = "UG"
-
-
-_ALL = tuple(GraphType)
-_ADMGS = (GraphType.ADMG, GraphType.C_COMPONENT, GraphType.C_FOREST, GraphType.C_TREE)
-_ACYCLIC = (GraphType.DAG, *_ADMGS)
-_FA, _FO, _HM, _YN, _MC, _EX = QType.FA, QType.FO, QType.HM, QType.YN, QType.MC, QType.EX
-
-# (task, question type, variant) → CLEAR's wording; {x} {y}: the nodes asked about, {p}: a
-# path, {w}: the relation / structure / class words, {s}: the yes/no subject
-_PARTITION = ("It can be uniquely partitioned into a set C(G) of subgraphs, each a maximal "
-              "C-component.")
-TEMPLATES: dict[tuple[Task, QType, str], str] = {
-    (Task.NODE, _FA, ""): "List all nodes of this graph.",
-    (Task.NODE, _HM, ""): "How many nodes does this graph have?",
-    (Task.NODE, _YN, ""): "Is {s} a node of this graph?",
-    (Task.NODE, _MC, ""): "Which of the following is a node of this graph?",
-    (Task.NODE, _MC, "not"): "Which of the following is NOT a node of this graph?",
-    (Task.EDGE, _FA, ""): "List all edges of this graph.",
-    (Task.EDGE, _HM, ""): "How many edges does this graph have?",
-    (Task.EDGE, _YN, ""): "Is {s} an edge of this graph?",
-    (Task.EDGE, _MC, ""): "Which of the following is an edge of this graph?",
-    (Task.EDGE, _MC, "not"): "Which of the following is NOT an edge of this graph?",
-    (Task.TWO_NODE, _FA, ""): "List all {w} of node {x}.",
-    (Task.TWO_NODE, _HM, ""): "How many {w} does node {x} have?",
-    (Task.TWO_NODE, _YN, ""): "Is node {s} one of {w} of node {x}?",
-    (Task.TWO_NODE, _MC, ""): "Which of the following is one of {w} of node {x}?",
-    (Task.TWO_NODE, _EX, ""): "Does node {x} have any {w}?",
-    (Task.THREE_NODE, _FA, ""): "List all {w}s of this graph.",
-    (Task.THREE_NODE, _HM, ""): "How many {w}s does this graph have?",
-    (Task.THREE_NODE, _YN, ""): "Does nodes {s} form a {w} in this graph?",
-    (Task.THREE_NODE, _MC, ""): "Which of the following is a {w} of this graph?",
-    (Task.THREE_NODE, _EX, ""): "Are there any {w} of this graph?",
-    (Task.PATH, _FA, ""): "Find all paths from {x} to {y}.",
-    (Task.PATH, _HM, ""): "How many paths are there from {x} to {y}.",
-    (Task.PATH, _FO, ""): "Find one path from {x} to {y}.",
-    (Task.PATH, _FO, "shortest"): "Find the shortest paths from {x} to {y}.",
-    (Task.PATH, _FO, "longest"): "Find the longest paths from {x} to {y}.",
-    (Task.PATH, _YN, ""): "Is {s} a path from {x} to {y}?",
-    (Task.PATH, _MC, ""): "Which of the following is a path from {x} to {y}?",
-    (Task.DIRECTED_PATH, _FA, ""): "Find all directed paths from node {x} to node {y}.",
-    (Task.DIRECTED_PATH, _HM, ""): "How many directed paths are there from {x} to {y}?",
-    (Task.DIRECTED_PATH, _YN, ""): "Is {s} a directed path from {x} to {y}?",
-    (Task.DIRECTED_PATH, _MC, ""): "Which of the following is a directed path from {x} to {y}?",
-    (Task.DIRECTED_PATH, _EX, ""): "Is there a directed path from {x} to {y}?",
-    (Task.CYCLE, _FO, ""): "Find one cycle in this graph.",
-    (Task.CYCLE, _YN, ""): "Is {s} a cycle in this graph?",
-    (Task.CYCLE, _MC, ""): "Which of the following is a cycle in this graph?",
-    (Task.CYCLE, _EX, ""): "Are there any cycles in this graph?",
-    (Task.TOPOLOGICAL, _FO, ""): "Find one valid topological ordering of the graph.",
-    (Task.TOPOLOGICAL, _YN, ""): "Is {s} a valid topological ordering of this graph?",
-    (Task.TOPOLOGICAL, _MC, ""):
-        "Which of the following is a valid topological ordering of this graph?",
-    (Task.BLOCKED_PATH, _FO, ""): "Find one valid nodeset that can block path {p}.",
-    (Task.BLOCKED_PATH, _FO, "minimal"): "Find the minimal nodeset that can block path {p}.",
-    (Task.BLOCKED_PATH, _YN, ""): "Can path {p} be blocked by nodeset {s}?",
-    (Task.BLOCKED_PATH, _MC, ""): "Which of the following nodesets can block path {p}?",
-    (Task.D_SEPARATION, _FO, ""):
-        "Find one valid nodeset that can d-separate node {x} and node {y} .",
-    (Task.D_SEPARATION, _FO, "minimal"):
-        "Find the minimal nodeset that can d-separate node {x} and node {y} .",
-    (Task.D_SEPARATION, _YN, ""): "Are node {x} and node {y} d-separated by nodeset {s}?",
-    (Task.D_SEPARATION, _MC, ""):
-        "Which of the following nodesets can d-separate node {x} and node {y}?",
-    (Task.MARKOV_BLANKET, _FO, ""): "What is the markov blanket of node {x}?",
-    (Task.MARKOV_BLANKET, _YN, ""): "Is {s} the markov blanket of node {x}?",
-    (Task.MARKOV_BLANKET, _MC, ""): "Which of the following is the markov blanket of node {x}?",
-    (Task.MARKOV_EQUIVALENT, _FO, ""):
-        "Find another graph that belongs to the same Markov Equivalent Class of the given graph.",
-    (Task.MARKOV_EQUIVALENT, _YN, ""):
-        "Given another DAG with {s}, do these two graphs belong to the same {w}?",
-    (Task.BACKDOOR_PATH, _FA, ""): "Find all backdoor paths from node {x} to node {y}.",
-    (Task.BACKDOOR_PATH, _HM, ""): "How many backdoor paths are from node {x} to node {y}.",
-    (Task.BACKDOOR_PATH, _FO, "shortest"):
-        "Find the shortest backdoor path from node {x} to node {y}.",
-    (Task.BACKDOOR_PATH, _FO, "longest"):
-        "Find the longest backdoor path from node {x} to node {y}.",
-    (Task.BACKDOOR_PATH, _YN, ""): "Is {s} a backdoor path from {x} to {y}?",
-    (Task.BACKDOOR_PATH, _MC, ""): "Which of the following is a backdoor path from {x} to {y}?",
-    (Task.C_COMPONENT, _FA, ""): _PARTITION + " Write down such partition of the given graph.",
-    (Task.C_COMPONENT, _HM, ""): _PARTITION + " How many subgraphs are there in C(G)?",
-    (Task.C_COMPONENT, _YN, ""): "Is it a C-component?",
-    (Task.C_TREE, _YN, ""): "Is it a C-tree?",
-    (Task.C_FOREST, _YN, ""): "Is it a C-forest?",
-    (Task.ROOT_SET, _FA, ""): "Find the maximal root set of this graph.",
-    (Task.ROOT_SET, _HM, ""): "How many nodes are there in the maximal root set of this graph?",
-    (Task.ROOT_SET, _YN, ""): "Is {s} the maximal root set of this graph?",
-    (Task.ROOT_SET, _MC, ""):
-        "Which of the following options is the maximal root set of this graph?",
-    (Task.IDENTIFICATION, _YN, ""):
-        "Can the causal effect of treatment {x} on outcome {y} be identified or not?",
-}
-for _kind in ("backdoor", "frontdoor"):
-    _task = Task.BACKDOOR_SET if _kind == "backdoor" else Task.FRONTDOOR_SET
-    _for = "adjustment set for treatment {x} and outcome {y}"
-    TEMPLATES.update({
-        (_task, _FO, ""): f"Find one valid {_kind} {_for}.",
-        (_task, _FO, "minimal"): f"Find one minimal valid {_kind} {_for}.",
-        (_task, _FO, "maximal"): f"Find one maximal valid {_kind} {_for}.",
-        (_task, _YN, ""): f"Is {{s}} a valid {_kind} {_for}?",
-        (_task, _MC, ""): f"Which of the following sets is a valid {_kind} {_for}?",
-        (_task, _EX, ""): f"Does there exist a valid {_kind} {_for}?",
-    })
-
-#: the words a task's questions vary over (the solver's ``variant`` for 2- and 3-node tasks)
-WORDS: dict[Task, tuple[str, ...]] = {
-    Task.TWO_NODE: ("parents", "children", "ancestors", "descendants"),
-    Task.THREE_NODE: ("fork", "chain", "v-structure"),
-    Task.MARKOV_EQUIVALENT: ("markov equivalent class", "Markov Equivalent Class"),
-}
-
-#: per task type, the graph types it is asked of (its question types: ``TEMPLATES``)
-GRAPHS: dict[Task, tuple[GraphType, ...]] = {
-    Task.NODE: _ALL, Task.EDGE: _ALL, Task.TWO_NODE: _ACYCLIC, Task.THREE_NODE: _ACYCLIC,
-    Task.PATH: _ACYCLIC, Task.DIRECTED_PATH: _ACYCLIC, Task.CYCLE: (GraphType.DG,),
-    Task.TOPOLOGICAL: _ACYCLIC, Task.BLOCKED_PATH: _ACYCLIC, Task.D_SEPARATION: _ACYCLIC,
-    Task.MARKOV_BLANKET: (GraphType.DAG,), Task.MARKOV_EQUIVALENT: (GraphType.DAG,),
-    Task.BACKDOOR_PATH: _ACYCLIC, Task.BACKDOOR_SET: _ACYCLIC, Task.FRONTDOOR_SET: _ACYCLIC,
-    Task.C_COMPONENT: _ADMGS, Task.C_TREE: _ADMGS, Task.C_FOREST: _ADMGS,
-    Task.ROOT_SET: _ADMGS, Task.IDENTIFICATION: _ADMGS,
-}
-
-#: per task type: (its question types, its graph types), as ``TEMPLATES`` and ``GRAPHS`` say
-SUPPORT: dict[Task, tuple[tuple[QType, ...], tuple[GraphType, ...]]] = {
-    task: (tuple(q for q in QType if any(k[:2] == (task, q) for k in TEMPLATES)), graphs)
-    for task, graphs in GRAPHS.items()}
-
-TASK_TYPES = tuple(t.value for t in SUPPORT)
-QUESTION_TYPES = tuple(q.value for q in QType)
-GRAPH_TYPES = tuple(g.value for g in GraphType)
 
 # the find-all / find-one question whose oracle answer seeds a task's YN subjects and options
 _UNIVERSE: dict[Task, QType] = {
@@ -475,7 +348,7 @@ def draw_graph(kind: GraphType, n: int, density: float, rng: random.Random) -> G
         else:  # at most one child each; a C-tree: exactly one, but for its root
             directed = [(a, rng.choice(order[i + 1:])) for i, a in enumerate(order[:-1])
                         if kind is GraphType.C_TREE or rng.random() < density]
-    needs_bi = kind in _ADMGS
+    needs_bi = kind in ADMGS
     if (kind is GraphType.UG and not undirected) or (kind is not GraphType.UG and not directed) \
             or (needs_bi and not bidirected):
         return None
@@ -609,7 +482,7 @@ def _random_walk(graph: Graph, x: str, y: str | None, rng: random.Random, *,
 def _marks_of(graph: Graph) -> tuple[str, ...]:
     if graph.kind is GraphType.UG:
         return ("-", "->")
-    if graph.kind in _ADMGS:
+    if graph.kind in ADMGS:
         return ("->", "<-", "<->")
     return ("->", "<-")
 
@@ -910,6 +783,5 @@ def draw(knobs: GraphKnobs, rng: random.Random, service: Service | None = None
                      f"graphs: {knobs}")
 
 
-__all__ = ["EDGE_CAPS", "FORM_DRAWS", "GRAPHS", "GRAPH_TYPES", "MAX_DRAWS", "MAX_EDGES",
-           "MAX_NODES", "QUESTION_TYPES", "SUPPORT", "TASK", "TASK_TYPES", "TEMPLATES", "WORDS",
-           "Form", "Graph", "GraphKnobs", "GraphType", "draw", "draw_graph", "quoted_set"]
+__all__ = ["EDGE_CAPS", "FORM_DRAWS", "MAX_DRAWS", "MAX_EDGES", "MAX_NODES", "TASK", "Form",
+           "Graph", "GraphKnobs", "draw", "draw_graph", "quoted_set"]

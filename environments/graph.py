@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_oracle.entry import InputError
-from causal_oracle.entry.procedural_graph import GRAPH_TYPES, GraphKnobs, draw
+from causal_oracle.entry.clear_wording import GRAPH_TYPES
+from causal_oracle.entry.procedural_graph import GraphKnobs, draw
 from causal_oracle.environments.base import HAVE_REASONING_GYM, CertifiedDataset, register_dataset
 
 if HAVE_REASONING_GYM:

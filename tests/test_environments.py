@@ -28,7 +28,8 @@ FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
                                     "causal_oracle.entry.procedural",
                                     "causal_oracle.entry.procedural_cibench",
                                     "causal_oracle.environments.graph",
-                                    "causal_oracle.entry.procedural_graph"])
+                                    "causal_oracle.entry.procedural_graph",
+                                    "causal_oracle.entry.clear_wording"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0

@@ -24,7 +24,8 @@ import networkx as nx
 import pytest
 
 from causal_oracle.entry import InputError, default
-from causal_oracle.entry.procedural_graph import GRAPH_TYPES, TASK_TYPES, GraphKnobs, draw
+from causal_oracle.entry.clear_wording import GRAPH_TYPES, TASK_TYPES
+from causal_oracle.entry.procedural_graph import GraphKnobs, draw
 from causal_oracle.environments.graph import GRAPH_NAME, GraphConfig, GraphDataset, register
 
 FLIP = {"Yes.": "No.", "No.": "Yes."}

@@ -31,6 +31,7 @@ import math
 import random
 from abc import abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from causal_oracle.entry import BudgetExceeded, InputError, default
@@ -61,6 +62,22 @@ except ImportError:  # the same interface, standalone
 
         def __getitem__(self, idx: int) -> dict[str, Any]:
             raise NotImplementedError
+
+
+@dataclass
+class Sized:
+    """A dataset config's ``seed`` and ``size``, put before its knobs:
+    ``class MyConfig(Sized, MyKnobs)`` (its ``validate`` checks the size, then the knobs)."""
+
+    seed: int | None = None
+    size: int = 500
+
+    def validate(self) -> None:
+        if not isinstance(self.size, int) or self.size < 0:
+            raise InputError(f"size must be a whole number >= 0, not {self.size!r}")
+        knobs = getattr(super(), "validate", None)
+        if knobs is not None:
+            knobs()
 
 
 class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
@@ -157,5 +174,5 @@ def create(name: str, **config: Any) -> CertifiedDataset:
     return dataset(made)  # type: ignore[no-any-return]
 
 
-__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset", "create",
-           "register_dataset"]
+__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset", "Sized",
+           "create", "register_dataset"]

@@ -25,9 +25,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry import InputError
 from causal_oracle.entry.procedural_cibench import CIBenchKnobs, draw
-from causal_oracle.environments.base import HAVE_REASONING_GYM, CertifiedDataset, register_dataset
+from causal_oracle.environments.base import (
+    HAVE_REASONING_GYM,
+    CertifiedDataset,
+    Sized,
+    register_dataset,
+)
 
 if HAVE_REASONING_GYM:
     from reasoning_gym.coaching import BaseCurriculum, RangeAttributeDefinition
@@ -37,16 +41,8 @@ CIBENCH_NAME = "causal_cibench"
 
 
 @dataclass
-class CIBenchConfig(CIBenchKnobs):
+class CIBenchConfig(Sized, CIBenchKnobs):
     """The dataset's knobs (``entry.procedural_cibench.CIBenchKnobs``), its seed and size."""
-
-    seed: int | None = None
-    size: int = 500
-
-    def validate(self) -> None:
-        if self.size < 0:
-            raise InputError("size must not be negative")
-        super().validate()
 
 
 class CIBenchDataset(CertifiedDataset):

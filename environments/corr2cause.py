@@ -20,10 +20,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry import InputError
 from causal_oracle.entry.freshness import ItemKeys
 from causal_oracle.entry.procedural import RELATIONS, Knobs, draw
-from causal_oracle.environments.base import HAVE_REASONING_GYM, CertifiedDataset, register_dataset
+from causal_oracle.environments.base import (
+    HAVE_REASONING_GYM,
+    CertifiedDataset,
+    Sized,
+    register_dataset,
+)
 
 if HAVE_REASONING_GYM:
     from reasoning_gym.coaching import BaseCurriculum, RangeAttributeDefinition
@@ -33,17 +37,9 @@ DATASET_NAME = "causal_corr2cause"
 
 
 @dataclass
-class Corr2CauseConfig(Knobs):
+class Corr2CauseConfig(Sized, Knobs):
     """The dataset's knobs (``entry.procedural.Knobs``: labels balanced on request), its
     seed and size."""
-
-    seed: int | None = None
-    size: int = 500
-
-    def validate(self) -> None:
-        if self.size < 0:
-            raise InputError("size must not be negative")
-        super().validate()
 
 
 class Corr2CauseDataset(CertifiedDataset):

@@ -24,10 +24,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry import InputError
 from causal_oracle.entry.clear_wording import GRAPH_TYPES
 from causal_oracle.entry.procedural_graph import GraphKnobs, draw
-from causal_oracle.environments.base import HAVE_REASONING_GYM, CertifiedDataset, register_dataset
+from causal_oracle.environments.base import (
+    HAVE_REASONING_GYM,
+    CertifiedDataset,
+    Sized,
+    register_dataset,
+)
 
 if HAVE_REASONING_GYM:
     from reasoning_gym.coaching import BaseCurriculum, RangeAttributeDefinition
@@ -37,25 +41,14 @@ GRAPH_NAME = "causal_graph"
 
 
 @dataclass
-class GraphConfig(GraphKnobs):
+class GraphConfig(Sized, GraphKnobs):
     """The dataset's knobs (``entry.procedural_graph.GraphKnobs``), its seed and size."""
-
-    seed: int | None = None
-    size: int = 500
-
-    def validate(self) -> None:
-        if self.size < 0:
-            raise InputError("size must not be negative")
-        super().validate()
 
 
 class GraphDataset(CertifiedDataset):
     """CLEAR-style graph questions; ``self[idx]`` depends on ``seed + idx`` only."""
 
     name = GRAPH_NAME
-
-    def __init__(self, config: GraphConfig) -> None:
-        super().__init__(config)
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
         return draw(self.config, rng)

@@ -113,3 +113,17 @@ def test_items_carry_their_renaming_invariant_key() -> None:
     for e in data:
         m = e["metadata"]
         assert m["key"] == keys.key(m["premise"], m["hypothesis"])
+
+
+def test_every_catalogued_dataset_feeds_the_trainer_rewards() -> None:
+    """A generated item's question is a prompt the reward adapters read by its own text:
+    its certified answer earns 1, a non-answer 0 (TRL's call shape)."""
+    from causal_oracle.environments import CATALOGUE, create
+    from causal_oracle.rewards import trl_reward
+
+    assert {"causal_corr2cause", "causal_cibench", "causal_graph"} <= set(CATALOGUE)
+    for name in sorted(CATALOGUE):
+        items = list(create(name, size=4, seed=3))
+        prompts = [e["question"] for e in items]
+        assert trl_reward(prompts, [e["answer"] for e in items]) == [1.0] * 4, name
+        assert trl_reward(prompts, ["I do not know."] * 4) == [0.0] * 4, name

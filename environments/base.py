@@ -65,9 +65,9 @@ except ImportError:  # the same interface, standalone
 
 
 @dataclass
-class Sized:
+class SeedAndSize:
     """A dataset config's ``seed`` and ``size``, put before its knobs:
-    ``class MyConfig(Sized, MyKnobs)`` (its ``validate`` checks the size, then the knobs)."""
+    ``class MyConfig(SeedAndSize, MyKnobs)`` (its ``validate`` checks the size, then the knobs)."""
 
     seed: int | None = None
     size: int = 500
@@ -174,5 +174,5 @@ def create(name: str, **config: Any) -> CertifiedDataset:
     return dataset(made)  # type: ignore[no-any-return]
 
 
-__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset", "Sized",
-           "create", "register_dataset"]
+__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset",
+           "SeedAndSize", "create", "register_dataset"]

@@ -29,7 +29,7 @@ from causal_oracle.entry.procedural_cibench import CIBenchKnobs, draw
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
-    Sized,
+    SeedAndSize,
     register_dataset,
 )
 
@@ -41,7 +41,7 @@ CIBENCH_NAME = "causal_cibench"
 
 
 @dataclass
-class CIBenchConfig(Sized, CIBenchKnobs):
+class CIBenchConfig(SeedAndSize, CIBenchKnobs):
     """The dataset's knobs (``entry.procedural_cibench.CIBenchKnobs``), its seed and size."""
 
 

@@ -25,7 +25,7 @@ from causal_oracle.entry.procedural import RELATIONS, Knobs, draw
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
-    Sized,
+    SeedAndSize,
     register_dataset,
 )
 
@@ -37,7 +37,7 @@ DATASET_NAME = "causal_corr2cause"
 
 
 @dataclass
-class Corr2CauseConfig(Sized, Knobs):
+class Corr2CauseConfig(SeedAndSize, Knobs):
     """The dataset's knobs (``entry.procedural.Knobs``: labels balanced on request), its
     seed and size."""
 

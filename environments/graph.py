@@ -29,7 +29,7 @@ from causal_oracle.entry.procedural_graph import GraphKnobs, draw
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
-    Sized,
+    SeedAndSize,
     register_dataset,
 )
 
@@ -41,7 +41,7 @@ GRAPH_NAME = "causal_graph"
 
 
 @dataclass
-class GraphConfig(Sized, GraphKnobs):
+class GraphConfig(SeedAndSize, GraphKnobs):
     """The dataset's knobs (``entry.procedural_graph.GraphKnobs``), its seed and size."""
 
 

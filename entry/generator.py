@@ -52,6 +52,7 @@ from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.dsep import independence_set
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.statements import join_names
 
 MAX_EXHAUSTIVE = 6
 MAX_SAMPLED = 12
@@ -185,10 +186,6 @@ def sample_classes(n: int, count: int, seed: int) -> list[Dag]:
     return list(found.values())
 
 
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def premise_text(dag: Dag, names: tuple[str, ...]) -> str:
     """The upstream premise for ``dag``'s class: correlations, then "However," and every
     conditional independence, sorted by pair and then by conditioning names."""
@@ -216,8 +213,8 @@ def statements_text(n: int, names: tuple[str, ...],
             statements.append(f"{names[x]} is independent of {names[y]}.")
         else:
             statements.append(f"{names[x]} and {names[y]} are independent given "
-                              f"{_join([names[i] for i in given_list(given)])}.")
-    text = (f"Suppose there is a closed system of {n} variables, {_join(list(names))}. "
+                              f"{join_names([names[i] for i in given_list(given)])}.")
+    text = (f"Suppose there is a closed system of {n} variables, {join_names(list(names))}. "
             f"All the statistical relations among these {n} variables are as follows:")
     if correlations:
         text += " " + " ".join(correlations)

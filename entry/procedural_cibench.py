@@ -86,6 +86,7 @@ from typing import Any
 
 from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
+from causal_oracle.oracle.statements import join_names
 
 TASKS = ("CP", "BA", "FI", "CI")
 NAME_TYPES = ("specific", "bio")
@@ -280,13 +281,6 @@ def draw_rules(n: int, edges: Sequence[Edge], rng: random.Random) -> tuple[RuleL
 
 
 # ---- writing the prompt (as upstream) ---------------------------------------------------------
-
-def join_names(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
 
 def _glued(names: Sequence[str]) -> str:
     # upstream: "the" glued to a single name, "thes " before a list
@@ -504,4 +498,4 @@ def _rules_item(knobs: CIBenchKnobs, task: str, shape: tuple[int, ...],
 
 __all__ = ["BIO_EVENTS", "BIO_NOUNS", "MAX_DRAWS", "MAX_NODES", "NAME_TYPES", "TASKS",
            "CIBenchKnobs", "allowed_pairs", "draw", "draw_edges", "draw_names", "draw_rules",
-           "draw_shape", "graph_prompt", "join_names", "rules_prompt", "tiers_of"]
+           "draw_shape", "graph_prompt", "rules_prompt", "tiers_of"]

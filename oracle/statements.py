@@ -27,6 +27,7 @@ immutable and hashable so that analyses can be cached by content.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -116,9 +117,12 @@ class Premise:
         return f"{v[x]} and {v[y]} are independent given {join_names(self.names(given))}"
 
 
-def join_names(names: list[str]) -> str:
-    """"A", "A and B", "A, B and C": a list of names the way the premises write one."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def join_names(names: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C": a list of names the way the premises write one ("" for
+    none)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class RelationKind(enum.Enum):

@@ -114,9 +114,11 @@ from causal_oracle.entry.clear_wording import (
     WORDS,
     GraphType,
 )
+from causal_oracle.entry.families.clear import quoted_set
 from causal_oracle.entry.registry import Options
 from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Task, Walk
+from causal_oracle.oracle.clear.tasks import item_text
 from causal_oracle.oracle.errors import CertificateRejected, InputError
 
 TASK = "CLEAR"  #: the task name ``Service.grade`` takes for every item (the family's)
@@ -360,11 +362,6 @@ def draw_graph(kind: GraphType, n: int, density: float, rng: random.Random) -> G
 
 
 # ---- text ---------------------------------------------------------------------------------
-def quoted_set(names: Sequence[str]) -> str:
-    """A node set as CLEAR writes it in questions and answers: ``{'A', 'B'}``, ``set()``."""
-    return "{" + ", ".join(f"'{v}'" for v in names) + "}" if names else "set()"
-
-
 class Form(NamedTuple):
     """The question asked: task, question type, wording variant, words (relation, …)."""
 
@@ -420,16 +417,6 @@ def _set_candidate(task: Task, members: Iterable[str], rng: random.Random) -> Ca
 def _edge_candidate(a: str, mark: str, b: str) -> Candidate:
     return Candidate.of(f"{a}{mark}{b}", "".join((*sorted((a, b)), mark)) if mark in (
         "<->", "-") else "")
-
-
-def _item_key(item: Any) -> str:
-    """A deterministic sort key of an oracle answer item (frozensets have no fixed order,
-    and ``sorted`` orders sets of sets by inclusion only)."""
-    if isinstance(item, MixedGraph):
-        return str(sorted(item.directed))
-    if isinstance(item, frozenset):
-        return str(sorted(_item_key(x) for x in item))
-    return str(item)
 
 
 def _rendered(task: Task, item: Any, graph: Graph, rng: random.Random) -> Candidate:
@@ -632,7 +619,7 @@ class _Asker:
             items = solution.all_valid
         else:
             items = [] if solution.value is None else [solution.value]
-        return sorted(items, key=_item_key)
+        return sorted(items, key=item_text)
 
     def candidates(self, form: Form, anchors: dict[str, str], rng: random.Random
                    ) -> list[tuple[Candidate, bool]]:
@@ -784,4 +771,4 @@ def draw(knobs: GraphKnobs, rng: random.Random, service: Service | None = None
 
 
 __all__ = ["EDGE_CAPS", "FORM_DRAWS", "MAX_DRAWS", "MAX_EDGES", "MAX_NODES", "TASK", "Form",
-           "Graph", "GraphKnobs", "draw", "draw_graph", "quoted_set"]
+           "Graph", "GraphKnobs", "draw", "draw_graph"]

@@ -21,7 +21,7 @@ Rows: ``{"description", "question", "answer", "question_type", "task_type", …}
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
@@ -36,8 +36,13 @@ OPTIONS = "ABCD"  #: CLEAR's multiple-choice option letters
 
 
 # ---- formatting ---------------------------------------------------------------------
+def quoted_set(names: Sequence[str]) -> str:
+    """A node set as CLEAR writes it, in the order given: ``{'A', 'B'}``, ``set()``."""
+    return "{" + ", ".join(f"'{v}'" for v in names) + "}" if names else "set()"
+
+
 def _set_text(s: frozenset[str]) -> str:
-    return "{" + ", ".join(f"'{v}'" for v in sorted(s)) + "}" if s else "set()"
+    return quoted_set(sorted(s))
 
 
 def format_item(q: Question, item: Any) -> str:
@@ -300,4 +305,4 @@ def _judge(q: Question, sol: solver.Solution, got: Any) -> tuple[bool, str]:
 
 FAMILY = Clear()
 
-__all__ = ["FAMILY", "Clear", "format_item", "format_value", "interpret"]
+__all__ = ["FAMILY", "Clear", "format_item", "format_value", "interpret", "quoted_set"]

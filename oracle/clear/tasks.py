@@ -459,16 +459,16 @@ def _why(q: Question) -> str:
     return ""
 
 
-def _text(item: Any) -> str:
+def item_text(item: Any) -> str:
     """``item`` written with every set sorted, so equal items always read the same
     (``str`` of a frozenset follows its iteration order, which varies with
     ``PYTHONHASHSEED``; ``sorted`` orders sets of sets by inclusion only)."""
     if isinstance(item, MixedGraph):
-        return _text((tuple(sorted(item.directed)), item.bidirected, item.undirected))
+        return item_text((tuple(sorted(item.directed)), item.bidirected, item.undirected))
     if isinstance(item, frozenset | set):
-        return "{" + ", ".join(sorted(_text(x) for x in item)) + "}"
+        return "{" + ", ".join(sorted(item_text(x) for x in item)) + "}"
     if isinstance(item, tuple | list):
-        return "(" + ", ".join(_text(x) for x in item) + ")"
+        return "(" + ", ".join(item_text(x) for x in item) + ")"
     return str(item)
 
 
@@ -477,7 +477,7 @@ def _sort_key(item: Any) -> tuple[int, str]:
     if isinstance(item, Walk):
         return (len(item.nodes), str(item))
     if isinstance(item, MixedGraph):
-        return (len(item.directed), _text(item))
+        return (len(item.directed), item_text(item))
     if isinstance(item, frozenset | tuple):
-        return (len(item), _text(item))
+        return (len(item), item_text(item))
     return (0, str(item))

@@ -114,7 +114,7 @@ from causal_oracle.entry.clear_wording import (
     WORDS,
     GraphType,
 )
-from causal_oracle.entry.families.clear import quoted_set
+from causal_oracle.entry.families.clear import OPTIONS, quoted_set
 from causal_oracle.entry.registry import Options
 from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Task, Walk
@@ -134,7 +134,6 @@ EDGE_CAPS: dict[Task, int] = {Task.MARKOV_EQUIVALENT: 12, Task.BACKDOOR_SET: 16,
                               Task.FRONTDOOR_SET: 16}
 LETTERS = string.ascii_uppercase
 _FA, _FO, _HM, _YN, _MC, _EX = QType.FA, QType.FO, QType.HM, QType.YN, QType.MC, QType.EX
-OPTION_LETTERS = "ABCD"
 
 
 
@@ -374,7 +373,7 @@ class Form(NamedTuple):
              options: Sequence[str] = ()) -> str:
         template = TEMPLATES[(self.task, self.qtype, self.variant)]
         out = template.format(w=self.word, s=subject, **anchors)
-        return out + "".join(f"\n{letter}. {o}" for letter, o in zip(OPTION_LETTERS, options,
+        return out + "".join(f"\n{letter}. {o}" for letter, o in zip(OPTIONS, options,
                                                                        strict=False))
 
 

@@ -122,23 +122,22 @@ def _read(text: str) -> Any:
     raise last or InputError("empty answer")
 
 
-def _option_letters(parsed: Any) -> str | None:
-    """An MC reply as its option letters ("B" or "B, D", as ``format_value`` writes the
-    valid ones), or None when it is not made of option letters."""
-    if isinstance(parsed, str):
-        return parsed
+def _option_letters(parsed: Any) -> tuple[str, ...] | None:
+    """An MC reply as its option letters, sorted ("B" or "B, D", as ``format_value`` writes
+    the valid ones), or None when it is not made of option letters."""
     parts = parsed if isinstance(parsed, tuple) else (parsed,)
     letters = set()
     for part in parts:
-        if not (isinstance(part, Walk) and not part.marks and len(part.nodes) == 1
-                and part.nodes[0] in OPTIONS):
+        if isinstance(part, Walk) and not part.marks and len(part.nodes) == 1:
+            part = part.nodes[0]
+        if not (isinstance(part, str) and part in OPTIONS):
             return None
-        letters.add(part.nodes[0])
-    return ", ".join(sorted(letters)) if letters else None
+        letters.add(part)
+    return tuple(sorted(letters)) or None
 
 
 def interpret(q: Question, parsed: Any) -> Any:
-    """A parsed answer as what the question type needs: bool, int, letter, a set of
+    """A parsed answer as what the question type needs: bool, int, the option letters (MC), a set of
     canonical items (FA), or a list of candidate items (FO)."""
     qt = q.qtype
     if qt in (QType.YN, QType.EX):
@@ -231,7 +230,7 @@ class Clear(Family[Question, solver.Solution]):
     def judge(self, question: Question, solution: solver.Solution, claim: Any) -> Judgement:
         correct, reason = _judge(question, solution, claim)
         if question.qtype is QType.MC:
-            shown = claim
+            shown = ", ".join(claim)
         elif question.qtype is QType.FO:
             shown = "; ".join(format_item(question, c) for c in claim) or "None"
         else:
@@ -278,9 +277,9 @@ class Clear(Family[Question, solver.Solution]):
 def _judge(q: Question, sol: solver.Solution, got: Any) -> tuple[bool, str]:
     qt = q.qtype
     if qt is QType.MC:  # each option named by its validity
-        invalid = [letter for letter in got.split(", ") if letter not in sol.value]
+        invalid = [letter for letter in got if letter not in sol.value]
         if not invalid:
-            return True, f"option{'s' if ',' in got else ''} {got} valid"
+            return True, f"option{'s' if len(got) > 1 else ''} {', '.join(got)} valid"
         return False, f"option {invalid[0]} is not valid"
     if qt is QType.FO:
         if not got:  # "None": right only when nothing is valid

@@ -115,25 +115,28 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
         return True
 
     def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
-        """1.0 correct, 0.0 wrong or unreadable, NaN when the verifier could not finish."""
+        """1.0 correct, 0.0 wrong or unreadable, NaN when the verifier could not finish
+        (the reason is logged)."""
+        score, reason = self.scored(answer, entry)
+        if reason is not None:
+            log.warning("no score for %s item %s: %s", self.name,
+                        entry["metadata"].get("source_index"), reason)
+        return score
+
+    def scored(self, answer: str | None, entry: dict[str, Any]) -> tuple[float, str | None]:
+        """``score_answer``'s score and, when it is NaN, why (else None)."""
         if not isinstance(answer, str) or not answer.strip():
-            return 0.0
+            return 0.0, None
         meta = entry["metadata"]
         try:
             grade = default().grade(meta["item"], answer, meta.get("task"))
         except (BudgetExceeded, InputError) as error:
-            log.warning("no score for %s item %s: %s", self.name,
-                        meta.get("source_index"), error)
-            return math.nan
+            return math.nan, str(error)
         if grade.correct is None:
-            if grade.gradable:
-                return 0.0
-            log.warning("no score for %s item %s: %s", self.name,
-                        meta.get("source_index"), grade.reason)
-            return math.nan
+            return (0.0, None) if grade.gradable else (math.nan, grade.reason)
         if not self.accepts(grade.normalised, entry):
-            return 0.0
-        return 1.0 if grade.correct else 0.0
+            return 0.0, None
+        return (1.0 if grade.correct else 0.0), None
 
 
 #: every certified dataset by name: (dataset class, config class, curriculum class or None)

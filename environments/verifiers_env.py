@@ -61,7 +61,6 @@ import json
 import logging
 import math
 import re
-import threading
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -84,30 +83,6 @@ REWARD_NAME = "certified_answer"
 FAILED_METRIC = "verifier_failed"
 #: the state key that holds why a rollout has no score
 REASON_KEY = "causal_oracle_reason"
-
-
-class _Reasons(logging.Handler):
-    """The warnings one thread logs while it scores (the reason a score is NaN)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.thread, self.messages = threading.get_ident(), []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if record.thread == self.thread:
-            self.messages.append(record.getMessage())
-
-
-def _score(data: CertifiedDataset, text: str | None, entry: dict[str, Any]) -> tuple[float, str]:
-    """``data.score_answer`` and, for NaN, the reason it logged."""
-    source = logging.getLogger("causal_oracle.environments")
-    reasons = _Reasons()
-    source.addHandler(reasons)
-    try:
-        score = data.score_answer(text, entry)
-    finally:
-        source.removeHandler(reasons)
-    return score, "; ".join(reasons.messages) or "see the causal_oracle.environments log"
 
 
 def _verifiers() -> Any:
@@ -264,7 +239,10 @@ def load_environment(dataset: str = "causal_corr2cause", size: int = 1000, seed:
         try:
             text = parser.parse_answer(completion)
             entry = {"answer": answer, "metadata": meta}
-            score, reason = await asyncio.to_thread(_score, train, text, entry)
+            score, reason = await asyncio.to_thread(train.scored, text, entry)
+            if reason is not None:
+                log.warning("no score for %s item %s: %s", dataset, meta.get("source_index"),
+                            reason)
         except Exception as error:  # a bug must not read as a wrong answer: no score
             log.exception("no score for %s item %s", dataset, meta.get("source_index"))
             score, reason = math.nan, f"{type(error).__name__}: {error}"

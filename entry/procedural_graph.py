@@ -117,7 +117,8 @@ from causal_oracle.entry.clear_wording import (
 from causal_oracle.entry.families.clear import OPTIONS, quoted_set
 from causal_oracle.entry.registry import Options
 from causal_oracle.entry.service import Service, default
-from causal_oracle.oracle.clear.model import MixedGraph, QType, Task, Walk
+from causal_oracle.oracle.clear.graph import is_acyclic
+from causal_oracle.oracle.clear.model import GraphKind, MixedGraph, QType, Task, Walk
 from causal_oracle.oracle.clear.tasks import item_text
 from causal_oracle.oracle.errors import CertificateRejected, InputError
 
@@ -481,18 +482,6 @@ def _perturbed(nodes: list[str], marks: list[str], graph: Graph, rng: random.Ran
     return _walk_text(nodes, changed)
 
 
-def _acyclic(nodes: Sequence[str], edges: Sequence[Edge]) -> bool:
-    left = set(nodes)
-    for _ in range(len(nodes)):
-        ready = [v for v in left if not any(b == v and a in left for a, b in edges)]
-        if not ready:
-            return False
-        left -= set(ready)
-        if not left:
-            return True
-    return not left
-
-
 def _random_candidates(form: Form, graph: Graph, anchors: dict[str, str],
                        universe: list[Any], rng: random.Random) -> list[Candidate]:
     """Random subjects of the question's kind, and near-misses of the oracle's answers."""
@@ -557,7 +546,7 @@ def _random_candidates(form: Form, graph: Graph, anchors: dict[str, str],
             for _ in range(rng.randint(1, 2)):
                 i = rng.randrange(len(changed))
                 changed[i] = changed[i][::-1]
-            if _acyclic(nodes, changed):
+            if is_acyclic(MixedGraph.build(GraphKind.DAG, nodes, directed=changed)):
                 out.append(Candidate.of(_dag_text(nodes, changed), str(sorted(changed))))
     return out
 

@@ -4,9 +4,36 @@
 question) and maps to CLI exit code 2 / gRPC ``INVALID_ARGUMENT``.
 ``BudgetExceeded`` means a size or time budget was exceeded and maps to
 ``RESOURCE_EXHAUSTED``.  Anything else escaping the oracle is an internal error.
+
+An error message quotes at most ``QUOTE_LIMIT`` (200) characters of the input: ``quote``
+cuts a longer piece with an ellipsis and says how long it was, and ``InputError`` clips
+the context lines it carries the same way (a 37 MB token is never echoed back).
+
+>>> quote("abc")
+"'abc'"
+>>> quote("x" * 1000, limit=5)
+"'xxxxx'… (1,000 characters)"
 """
 
 from __future__ import annotations
+
+#: the most characters of input an error message quotes
+QUOTE_LIMIT = 200
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted (``repr``) for a message: at most ``limit`` characters of it; a
+    longer text is cut with an ellipsis and its length said."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Each line of ``text`` (a context excerpt) cut to ``limit`` characters, with an
+    ellipsis where it was cut; at most four lines."""
+    lines = text.split("\n", 4)[:4]
+    return "\n".join(line if len(line) <= limit else line[:limit] + "…" for line in lines)
 
 
 class OracleError(Exception):
@@ -24,7 +51,7 @@ class InputError(OracleError):
         self.message = message
         self.line = line
         self.column = column
-        self.context = context
+        self.context = clip(context) if context else ""
         super().__init__(self.describe())
 
     def describe(self) -> str:

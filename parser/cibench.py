@@ -35,7 +35,7 @@ from pathlib import Path
 
 from lark import Token, Transformer, v_args
 
-from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.errors import InputError, quote
 from causal_oracle.oracle.tasks.model import (
     BackdoorQuestion,
     BooleanSCM,
@@ -104,7 +104,7 @@ class NameTable:
         try:
             return self.order.index(name.key)
         except ValueError:
-            raise SemanticError(f"{name.text!r} is not one of the variables "
+            raise SemanticError(f"{quote(name.text)} is not one of the variables "
                                 f"({', '.join(self.names)})", name.token) from None
 
     def __contains__(self, name: RawName) -> bool:
@@ -151,7 +151,7 @@ def _distinct(names: list[RawName], table: NameTable, role: str) -> tuple[int, .
     for n in names:
         i = table.index(n)
         if i in seen:
-            raise SemanticError(f"the {role} {n.text!r} is named twice (at "
+            raise SemanticError(f"the {role} {quote(n.text)} is named twice (at "
                                 f"{_where(seen[i].token)} and {_where(n.token)})", n.token)
         seen[i] = n
     return tuple(seen)
@@ -171,7 +171,7 @@ def _consistent_events(events: list[_Event], table: NameTable, what: str
             def said(x: _Event) -> str:
                 return (f"{'happened' if x.value else 'not happen'}"
                         f" ({_where(x.name.token)})")
-            raise SemanticError(f"contradictory: {e.name.text!r} is {what} as "
+            raise SemanticError(f"contradictory: {quote(e.name.text)} is {what} as "
                                 f"{said(first)} and as {said(e)}", e.name.token)
     return tuple(Literal(i, e.value) for i, e in seen.items())
 
@@ -226,7 +226,7 @@ class _ToObjects(Transformer):
             for obj in objects:
                 a, b = table.index(subject), table.index(obj)
                 if a == b:
-                    raise SemanticError(f"{subject.text!r} cannot cause itself", obj.token)
+                    raise SemanticError(f"{quote(subject.text)} cannot cause itself", obj.token)
                 edges.add((a, b))
         causes_named = unglue(causes_raw, table)
         effects_named = unglue(effects_raw, table)
@@ -297,7 +297,7 @@ class _ToObjects(Transformer):
             table.add(name)
         for q in queries:
             if q not in table:
-                raise SemanticError(f"the queried event {q.text!r} is not mentioned in the "
+                raise SemanticError(f"the queried event {quote(q.text)} is not mentioned in the "
                                     "rules or observations", q.token)
         for e in whatif:
             table.add(e.name)
@@ -310,7 +310,7 @@ class _ToObjects(Transformer):
                 continue
             lits = tuple(Literal(table.index(e.name), e.value) for e in body)
             if any(lit.node == h for lit in lits):
-                raise SemanticError(f"the rule for {head.text!r} mentions its own head",
+                raise SemanticError(f"the rule for {quote(head.text)} mentions its own head",
                                     head.token)
             rules.append(Rule(h, lits))
         scm = BooleanSCM(table.names, tuple(rules), bound)
@@ -321,7 +321,7 @@ class _ToObjects(Transformer):
         obs = _consistent_events(observed, table, "observed")
         for e in observed:
             if not scm.is_root(table.index(e.name)):
-                raise SemanticError(f"{e.name.text!r} is observed but is not a root event "
+                raise SemanticError(f"{quote(e.name.text)} is observed but is not a root event "
                                     "(it has rules)", e.name.token)
         qs = _distinct(queries, table, "queried event")
         if task == "FI":

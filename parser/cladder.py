@@ -17,7 +17,9 @@ and each phrase must be one of those stories' phrases for a variable of the grap
 phrase no candidate story knows is an error naming the phrase; a phrase a story gives two
 meanings (two values with the same words) gives the question one ``Reading`` per meaning.
 A printed "p%" is the interval [p − 0.5, p + 0.5] %; a printed correlation "−0.23" is
-[−0.235, −0.225].
+[−0.235, −0.225].  Every number is checked when its sentence is parsed (``parser.numbers``:
+a percentage in [0, 100], a correlation in [−1, 1], plain finite decimals): "185%" is an
+error at its place in the text, not a probability.
 
 Each background and each sentence of given information is parsed and read once per
 distinct text (the questions of one model share most of them).
@@ -59,12 +61,13 @@ from causal_oracle.oracle.cladder.model import (
     Stated,
     StatedKind,
 )
-from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.errors import InputError, quote
 from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.tasks.model import YesNoClaim
 from causal_oracle.parser.cladder_vocabulary import Variant, VariantKey, fold, vocabulary
 from causal_oracle.parser.errors import ParseError, from_lark
-from causal_oracle.parser.grammar import caret, terminal_patterns
+from causal_oracle.parser.grammar import SemanticError, caret, terminal_patterns
+from causal_oracle.parser.numbers import Kind, count, stated
 from causal_oracle.parser.task_answers import parse_answer
 
 _GRAMMAR = Path(__file__).with_name("cladder.lark")
@@ -236,7 +239,7 @@ class _Reader:
 
 
 def _quote(token: Token | str) -> str:
-    return repr(normalise(str(token)))
+    return quote(normalise(str(token)))
 
 
 def _options(choices: Sequence[tuple[Lit, ...]]) -> list[tuple[Lit, ...]]:
@@ -279,7 +282,7 @@ def _graph(tree: Tree) -> tuple[Graph, dict[str, int], list[str]]:
             listed = sentence.children[0]
             for n in _name_list(str(listed), known, listed):
                 if n not in names:
-                    raise _Unreadable(f"{n!r} is said to be unobserved but has no effect in "
+                    raise _Unreadable(f"{quote(n)} is said to be unobserved but has no effect in "
                                       "the background", listed)
                 hidden.append(n)
     graph = Graph.build(names, edges, hidden)
@@ -405,15 +408,38 @@ def _background(text: str) -> tuple[Graph, tuple[str, ...], tuple[VariantKey, ..
     keys = tuple(sorted(vocabulary().candidates(names)))
     if not keys:
         raise InputError("no story of the benchmark's vocabulary names all of: "
-                         + ", ".join(repr(n) for n in names))
+                         + ", ".join(quote(n) for n in names))
     return graph, tuple(names), keys
+
+
+_NUMBERS = {"PERCENT": Kind.PERCENT, "DECIMAL": Kind.CORRELATION}
+
+
+def _check_numbers(tree: Tree) -> Tree:
+    """``tree`` when every number in it is one a question may state (``parser.numbers``);
+    ``SemanticError`` at the first that is not."""
+    for token in tree.scan_values(lambda v: isinstance(v, Token)):
+        if token.type in _NUMBERS:
+            stated(token, _NUMBERS[token.type])
+        elif token.type == "NUMBER":
+            count(token, "a method's number")
+    return tree
+
+
+def _number_error(text: str, error: SemanticError, offset: int) -> ParseError:
+    """A number out of range in a piece of ``text`` that starts at ``offset``."""
+    start = getattr(error.token, "start_pos", None)
+    pos = None if start is None else offset + start
+    return ParseError(f"invalid CLadder question: {error.message}", line=1,
+                      column=None if pos is None else pos + 1, context=caret(text, pos),
+                      what="CLadder question")
 
 
 @memoised(limit=16384)
 def _sentence(text: str) -> Tree:
     tree = _parser().parse(text, start="sentence").children[0]
     assert isinstance(tree, Tree)
-    return tree
+    return _check_numbers(tree)
 
 
 @memoised(limit=32768)
@@ -444,6 +470,8 @@ def _head(text: str) -> _Head:
                 _sentence(sentence)
             except UnexpectedInput as error:
                 raise _syntax_error(sentence, error, offset, text) from None
+            except SemanticError as error:
+                raise _number_error(text, error, offset) from None
     except UnexpectedInput as error:
         raise _syntax_error(background, error, 0, text) from None
     except _Unreadable as problem:
@@ -483,7 +511,7 @@ _SIGNS = {"increase": True, "decrease": False, "larger": True, "smaller": False,
 
 @memoised(limit=4096)
 def _question_tree(text: str) -> Tree:
-    return _parser().parse(text, start="question")
+    return _check_numbers(_parser().parse(text, start="question"))
 
 
 def _read_query(reader: _Reader, tree: Tree, head: _Head, offset: int) -> list[Query]:
@@ -648,6 +676,8 @@ def parse_cladder(text: str) -> CladderQuestion:
         tree = _question_tree(question_text)
     except UnexpectedInput as error:
         raise _syntax_error(question_text, error, offset, flat) from None
+    except SemanticError as error:
+        raise _number_error(flat, error, offset) from None
     readings: list[Reading] = []
     ambiguous: list[str] = []
     first: _Unreadable | None = None

@@ -37,6 +37,8 @@ from causal_oracle.oracle.clear.model import (
     Task,
     Walk,
 )
+from causal_oracle.oracle.errors import quote
+from causal_oracle.parser import numbers
 from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
 
 _GRAMMAR = Path(__file__).with_name("clear.lark")
@@ -167,7 +169,7 @@ class _ToModel(Transformer):
 
     @v_args(inline=True)
     def count(self, token: Token) -> int:
-        return int(token)
+        return numbers.count(token, "things counted")
 
     @v_args(inline=True)
     def letter(self, token: Token) -> str:
@@ -242,7 +244,7 @@ class _RawQuestion:
         declared = set(graph.nodes)
         for name in names:
             if name not in declared:
-                raise SemanticError(f"node {name!r} is not a node of the graph", None)
+                raise SemanticError(f"node {quote(name)} is not a node of the graph", None)
         return Question(graph, self.task, self.qtype, variant, tuple(names), subject, options)
 
 
@@ -257,9 +259,9 @@ def _graph(kind: GraphKind, names: list[str], edges: list[Walk], bi: list[Walk])
         a, b = walk.nodes
         for name in (a, b):
             if name not in declared:
-                raise SemanticError(f"edge {walk} names {name!r}, which is not a node", None)
+                raise SemanticError(f"edge {walk} names {quote(name)}, which is not a node", None)
         if a == b:
-            raise SemanticError(f"edge {walk} joins {a!r} to itself", None)
+            raise SemanticError(f"edge {walk} joins {quote(a)} to itself", None)
         mark = walk.marks[0]
         if mark is Mark.RIGHT:
             directed.append((a, b))

@@ -18,6 +18,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
+from causal_oracle.oracle.errors import quote
 from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.statements import (
     Correlation,
@@ -28,6 +29,7 @@ from causal_oracle.oracle.statements import (
     Span,
     SurfaceForm,
 )
+from causal_oracle.parser import numbers
 from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
 
 _GRAMMAR = Path(__file__).with_name("corr2cause.lark")
@@ -66,16 +68,18 @@ class _Declared:
     __slots__ = ("index", "names")
 
     def __init__(self, declared: object, names: tuple[Any, ...], count2: object) -> None:
-        if int(declared) != len(names):  # type: ignore[call-overload]
-            raise SemanticError(f"the premise declares {int(declared)} variables but lists "  # type: ignore[call-overload]
-                                 f"{len(names)}", declared)  # type: ignore[arg-type]
-        if int(count2) != len(names):  # type: ignore[call-overload]
-            raise SemanticError(f"'these {int(count2)} variables' does not match the "  # type: ignore[call-overload]
-                                 f"{len(names)} declared variables", count2)  # type: ignore[arg-type]
+        stated = numbers.count(declared, "variables")  # type: ignore[arg-type]
+        if stated != len(names):
+            raise SemanticError(f"the premise declares {stated} variables but lists "
+                                f"{len(names)}", declared)  # type: ignore[arg-type]
+        again = numbers.count(count2, "variables")  # type: ignore[arg-type]
+        if again != len(names):
+            raise SemanticError(f"'these {again} variables' does not match the "
+                                f"{len(names)} declared variables", count2)  # type: ignore[arg-type]
         index: dict[str, int] = {}
         for tok in names:
             if str(tok) in index:
-                raise SemanticError(f"variable {str(tok)!r} is declared twice", tok)
+                raise SemanticError(f"variable {quote(str(tok))} is declared twice", tok)
             index[str(tok)] = len(index)
         if len(index) > 62:
             raise SemanticError("at most 62 variables are supported", declared)  # type: ignore[arg-type]
@@ -85,7 +89,7 @@ class _Declared:
     def resolve(self, tok: Any) -> int:
         found = self.index.get(str(tok))
         if found is None:
-            raise SemanticError(f"{str(tok)!r} is not one of the declared variables "
+            raise SemanticError(f"{quote(str(tok))} is not one of the declared variables "
                                  f"{', '.join(self.index)}", tok)
         return found
 
@@ -93,7 +97,7 @@ class _Declared:
         """(a, b, min, max) of a statement's two variables, which must differ."""
         a, b = self.resolve(first), self.resolve(second)
         if a == b:
-            raise SemanticError(f"a statement relates {str(first)!r} to itself", second)
+            raise SemanticError(f"a statement relates {quote(str(first))} to itself", second)
         return (a, b, a, b) if a < b else (a, b, b, a)
 
     def given(self, tokens: Any, a: int, b: int) -> int:
@@ -102,7 +106,7 @@ class _Declared:
         for tok in tokens:
             g = self.resolve(tok)
             if g in (a, b):
-                raise SemanticError(f"{str(tok)!r} cannot be both a related variable and "
+                raise SemanticError(f"{quote(str(tok))} cannot be both a related variable and "
                                      f"in the conditioning set", tok)
             mask |= 1 << g
         return mask

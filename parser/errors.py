@@ -1,10 +1,14 @@
-"""Parse errors: Lark's ``UnexpectedInput`` turned into a message a person can act on."""
+"""Parse errors: Lark's ``UnexpectedInput`` turned into a message a person can act on.
+
+The offending token is quoted through ``oracle.errors.quote``: at most 200 characters of
+it, with an ellipsis and its length when it is longer (a 37 MB token stays in the text).
+"""
 
 from __future__ import annotations
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.errors import InputError, quote
 
 
 class ParseError(InputError):
@@ -39,7 +43,7 @@ def from_lark(error: UnexpectedInput, text: str, what: str,
     expected: set[str] = set()
     if isinstance(error, UnexpectedToken):
         expected = set(error.accepts or error.expected)
-        found = "end of text" if error.token.type == "$END" else repr(str(error.token))
+        found = "end of text" if error.token.type == "$END" else quote(str(error.token))
         reason = f"unexpected {found}"
     elif isinstance(error, UnexpectedCharacters):
         expected = set(error.allowed or ())

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from lark import Token, Transformer, v_args
 
-from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.errors import InputError, quote
 from causal_oracle.oracle.tasks.model import IEKind, Intervention, InterventionQuestion, TaskGraph
 from causal_oracle.parser.cibench import NameTable, RawName
 from causal_oracle.parser.errors import ParseError
@@ -94,7 +94,7 @@ class _ToObjects(Transformer):
                 declared = part[1]  # type: ignore[index]
         for name in declared:
             if name in table:
-                raise SemanticError(f"variable {name.text!r} is declared twice", name.token)
+                raise SemanticError(f"variable {quote(name.text)} is declared twice", name.token)
             table.add(name)
         edges: set[tuple[int, int]] = set()
         operator = "do"
@@ -106,15 +106,15 @@ class _ToObjects(Transformer):
                 _, a, b = part  # type: ignore[misc]
                 ia, ib = table.index(a), table.index(b)
                 if ia == ib:
-                    raise SemanticError(f"{a.text!r} cannot cause itself", b.token)
+                    raise SemanticError(f"{quote(a.text)} cannot cause itself", b.token)
                 edges.add((ia, ib))
             elif tag == "define":
                 operator = str(part[1])  # type: ignore[index]
             elif tag == "do":
                 _, op, name, value = part  # type: ignore[misc]
                 if str(op) != operator:
-                    raise SemanticError(f"the intervention uses {str(op)!r} but the operator "
-                                        f"is {operator!r}", op)
+                    raise SemanticError(f"the intervention uses {quote(str(op))} but the operator "
+                                        f"is {quote(operator)}", op)
                 interventions.append(Intervention(table.index(name), str(value).strip()))
             elif tag == "ask":
                 ask = part[1]  # type: ignore[index]

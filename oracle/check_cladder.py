@@ -141,6 +141,10 @@ class _Numbers:
             if s.kind is StatedKind.PROBABILITY:
                 self.index.setdefault((frozenset(s.event), frozenset(s.given)), i)
 
+    def joint(self, a: Lit, b: Lit) -> int | None:
+        """The index of the stated P(a, b), or None."""
+        return self.index.get((frozenset({a, b}), frozenset()))
+
     def p(self, v: int, value: int, given: Mapping[int, int]) -> _Term | None:
         cond = frozenset(given.items())
         for val, flip in ((value, False), (1 - value, True)):
@@ -380,8 +384,16 @@ def _derive_new(graph: Graph, reading: Reading) -> list[_Derived] | str:
 
             return [_Derived("difference of conditionals", (),
                              _Value(model, diff, ("conditionals", xv), Fraction(2)))]
-        return [_Derived("ratio of joint probabilities", (), None)]
+        if nums.p(x, 1, {}) is not None and any(
+                nums.joint((x, 1), (y, b)) is not None and nums.joint((x, 0), (y, b)) is not None
+                for b in (0, 1)):
+            return [_Derived("ratio of joint probabilities", (), None)]
+        return "neither P(Y | X) for both values of X nor P(X) with P(X, Y) for both"
     if kind is QueryType.EXP_AWAY:
+        assert q.treatment is not None and q.condition is not None
+        (y, yv), (x, xv), (c, cv) = q.outcome, q.treatment, q.condition
+        if nums.p(y, yv, {x: xv, c: cv}) is None or nums.p(y, yv, {x: 1 - xv, c: cv}) is None:
+            return "P(Y | X, C) is not stated for both values of X"
         return [_Derived("difference of conditionals", (), None)]
     if kind is QueryType.COLLIDER_BIAS:
         assert q.treatment is not None

@@ -210,9 +210,12 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
             assert solution.reason is not None
             return GoldJudgement(None, gold, derived, False,
                                  f"undetermined ({solution.reason.value})")
-        # both offered adjustment sets valid: the gold's preference is not wrong, only
-        # not "more correct"
-        return GoldJudgement(derived == gold, gold, derived, BOTH_VALID in solution.flags)
+        if BOTH_VALID in solution.flags:
+            # both offered adjustment sets valid: neither method is "more correct", and a
+            # gold that prefers one is not wrong either (DESIGN §3.6: ambiguous, not
+            # disagree)
+            return GoldJudgement(None, gold, derived, True, _both_valid(question))
+        return GoldJudgement(derived == gold, gold, derived, False)
 
     def audit_record(self, service: Any, item: Item, profile: Any, verifier: Any = None
                      ) -> dict[str, Any]:
@@ -246,6 +249,16 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
             out["causes"] = classify(question, solution, bool(item.binary), cpts)
             out["answer"] = self.render(question, solution).data
         return out
+
+
+def _both_valid(question: CladderQuestion) -> str:
+    """Why a backadj question whose two methods both adjust validly is ambiguous."""
+    names = question.graph.names
+    sets = [", ".join(names[v] for v in chosen) or "nothing"
+            for chosen in question.readings[0].query.methods]
+    listed = "; ".join(f"Method {i} adjusts for {s}" for i, s in enumerate(sets, 1))
+    return (f"both methods are valid backdoor adjustments ({listed}): neither is more "
+            "correct, so the question has no single answer")
 
 
 def _shape(question: CladderQuestion) -> str:

@@ -318,8 +318,15 @@ def _effect_models(graph: Graph, g: nx.DiGraph, nums: _Numbers, x: int, y: int, 
             ok = model.add(u, (), lambda cfg: _Term(const=Fraction(posterior)))
         model.copy(x, u)
         ok = ok and model.add(m_, (x,), lambda cfg, m_=m_: nums.p(m_, 1, {x: cfg[0]}))
-        ok = ok and model.add(y, (u, m_), lambda cfg, m_=m_: nums.p(
-            y, yv, {x: cfg[0], m_: cfg[1]}))
+
+        def outcome(cfg: tuple[int, ...], m_: int = m_) -> _Term | None:
+            if posterior is not None and cfg[0] != posterior:
+                # never drawn: among the treated the latent copy of X is ``posterior``,
+                # so P(Y | X=1−posterior, M) need not be stated
+                return _Term(const=Fraction(0))
+            return nums.p(y, yv, {x: cfg[0], m_: cfg[1]})
+
+        ok = ok and model.add(y, (u, m_), outcome)
         if not ok:
             continue
 

@@ -173,7 +173,7 @@ class Service:
         return premise, hypothesis
 
     def _parsed(self, parse: Callable[[str], T], text: str) -> T:
-        with using(self.caches.memory):
+        with self.scope():  # parsing, like solving, runs under the time budget
             return parse(text)
 
     # -- any family

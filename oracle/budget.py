@@ -18,6 +18,10 @@ library.
     ...
     causal_oracle.oracle.errors.BudgetExceeded: the time budget of 0 s was exceeded
 
+A loop whose steps are cheap (a parser's tokens and statements) looks at the clock only
+every ``PACE`` steps: ``paced()`` is a ``checkpoint`` that counts, and ``Pace`` is a
+counter of its own for one loop.
+
 ``remaining()`` gives the seconds left (None without a budget) so that external
 solvers can be told: python-sat's ``solve_limited`` with ``interrupt`` on a timer,
 z3's ``timeout`` parameter.
@@ -26,6 +30,7 @@ z3's ``timeout`` parameter.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -73,6 +78,43 @@ def checkpoint() -> None:
     current = _CURRENT.get()
     if current is not None and time.monotonic() > current.deadline:
         raise BudgetExceeded(f"the time budget of {current.seconds:g} s was exceeded")
+
+
+#: how many steps of a hot loop pass between two looks at the clock
+PACE = 512
+_STEPS = itertools.count()  # next() on it is atomic: threads may share it
+
+
+def paced() -> None:
+    """``checkpoint()`` every ``PACE`` calls (counted across the process): for steps
+    too cheap to look at the clock each time, e.g. one per token or statement."""
+    if not next(_STEPS) % PACE:
+        checkpoint()
+
+
+class Pace:
+    """A loop's own step counter: ``step()`` is ``checkpoint()`` every ``every`` steps.
+
+    >>> pace = Pace(every=2)
+    >>> with budget(seconds=0.0):
+    ...     pace.step()  # the first step does not look
+    ...     pace.step()
+    Traceback (most recent call last):
+    ...
+    causal_oracle.oracle.errors.BudgetExceeded: the time budget of 0 s was exceeded
+    """
+
+    __slots__ = ("every", "left")
+
+    def __init__(self, every: int = PACE) -> None:
+        self.every = every
+        self.left = every
+
+    def step(self) -> None:
+        self.left -= 1
+        if self.left <= 0:
+            self.left = self.every
+            checkpoint()
 
 
 def remaining() -> float | None:

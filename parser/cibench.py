@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
 from causal_oracle.oracle.errors import InputError, quote
 from causal_oracle.oracle.tasks.model import (
@@ -47,7 +47,12 @@ from causal_oracle.oracle.tasks.model import (
     TaskGraph,
 )
 from causal_oracle.parser.errors import ParseError
-from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
+from causal_oracle.parser.grammar import (
+    PacedTransformer,
+    SemanticError,
+    load_grammar,
+    run_parser,
+)
 
 _GRAMMAR = Path(__file__).with_name("cibench.lark")
 _TERMINAL_NAMES = {"WORD": "a word of a name", "$END": "end of text", "_THE": "'the'",
@@ -184,7 +189,7 @@ class _Event:
     value: bool
 
 
-class _ToObjects(Transformer):
+class _ToObjects(PacedTransformer):
     """Tree → raw pieces; ``graph_prompt``/``scm_prompt`` resolve names into questions."""
 
     def name(self, items: list[Token]) -> RawName:

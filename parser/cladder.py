@@ -48,6 +48,7 @@ from typing import Any, TypeVar
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
+from causal_oracle.oracle.budget import Pace, checkpoint
 from causal_oracle.oracle.cladder.model import (
     CladderQuestion,
     Connective,
@@ -66,7 +67,7 @@ from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.tasks.model import YesNoClaim
 from causal_oracle.parser.cladder_vocabulary import Variant, VariantKey, fold, vocabulary
 from causal_oracle.parser.errors import ParseError, from_lark
-from causal_oracle.parser.grammar import SemanticError, caret, terminal_patterns
+from causal_oracle.parser.grammar import BudgetedLexing, SemanticError, caret, terminal_patterns
 from causal_oracle.parser.numbers import Kind, count, stated
 from causal_oracle.parser.task_answers import parse_answer
 
@@ -88,7 +89,8 @@ T = TypeVar("T")
 def _parser() -> Lark:
     return Lark(_GRAMMAR.read_text(encoding="utf-8"),
                 start=["head", "question", "background", "sentence"],
-                parser="lalr", propagate_positions=False, maybe_placeholders=False)
+                parser="lalr", propagate_positions=False, maybe_placeholders=False,
+                postlex=BudgetedLexing())
 
 
 def looks_like_cladder(text: str) -> bool:
@@ -378,7 +380,9 @@ def _pieces(text: str) -> list[tuple[int, str]]:
     no phrase of the vocabulary contains one)."""
     out: list[tuple[int, str]] = []
     start = 0
+    pace = Pace()
     for _ in range(len(text)):
+        pace.step()
         if start >= len(text):
             break
         cut = text.find(". ", start)
@@ -466,6 +470,7 @@ def _head(text: str) -> _Head:
     try:
         graph, names, keys = _background(background)
         for offset, sentence in pieces[n:]:
+            checkpoint()
             try:
                 _sentence(sentence)
             except UnexpectedInput as error:
@@ -484,6 +489,7 @@ def _head(text: str) -> _Head:
         unclear: list[str] = []
         try:
             for offset, sentence in pieces[n:]:
+                checkpoint()
                 try:
                     alternatives, ambiguous, method = _read_sentence(key, names, sentence)
                 except _Unreadable as problem:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Tree, v_args
 
 from causal_oracle.oracle.clear.model import (
     GraphKind,
@@ -39,7 +39,12 @@ from causal_oracle.oracle.clear.model import (
 )
 from causal_oracle.oracle.errors import quote
 from causal_oracle.parser import numbers
-from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
+from causal_oracle.parser.grammar import (
+    PacedTransformer,
+    SemanticError,
+    load_grammar,
+    run_parser,
+)
 
 _GRAMMAR = Path(__file__).with_name("clear.lark")
 _NAMES = {"NAME": "a node name", "QNAME": "a quoted node name", "$END": "end of text",
@@ -87,7 +92,7 @@ def _walk_value(text: str) -> Walk:
     return Walk(tuple(nodes), tuple(marks))
 
 
-class _ToModel(Transformer):
+class _ToModel(PacedTransformer):
     # ---- values
     def walk(self, items: list[Token]) -> Walk:
         return Walk(tuple(str(t) for t in items[0::2]),

@@ -15,9 +15,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
+from causal_oracle.oracle.budget import Pace
 from causal_oracle.oracle.errors import quote
 from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.statements import (
@@ -30,7 +31,12 @@ from causal_oracle.oracle.statements import (
     SurfaceForm,
 )
 from causal_oracle.parser import numbers
-from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
+from causal_oracle.parser.grammar import (
+    PacedTransformer,
+    SemanticError,
+    load_grammar,
+    run_parser,
+)
 
 _GRAMMAR = Path(__file__).with_name("corr2cause.lark")
 _TERMINAL_NAMES = {"NAME": "a variable name", "COUNT": "a number", "$END": "end of text"}
@@ -112,7 +118,7 @@ class _Declared:
         return mask
 
 
-class _ToObjects(Transformer):
+class _ToObjects(PacedTransformer):
     """One method per grammar rule; builds typed, immutable objects."""
 
     def name_list(self, items: list[Token]) -> tuple[Token, ...]:
@@ -153,7 +159,9 @@ class _ToObjects(Transformer):
         head = _Declared(declared, tuple(names), count2)
         correlations: list[Correlation] = []
         independences: list[Independence] = []
+        pace = Pace()
         for raw in statements:  # type: ignore[union-attr]
+            pace.step()
             a, b, x, y = head.pair(*raw.names)
             if raw.kind == "corr":
                 correlations.append(Correlation(x, y, raw.span))
@@ -405,8 +413,10 @@ def _bulk_statements(text: str, position: int, head: _Declared
     correlations: list[Correlation] = []
     independences: list[Independence] = []
     match = _BULK.match
+    pace = Pace()
     try:
         while True:
+            pace.step()
             m = match(text, position)
             if m is None:
                 break
@@ -462,7 +472,9 @@ def _parse_premise_fast(text: str) -> Premise | None:
             return Premise(head.names, tuple(bulk[0]), tuple(bulk[1]), text)
         pieces: list[tuple[int, str]] = []
         position = head_end.end()
+        pace = Pace()
         while True:
+            pace.step()
             match = _SENTENCE.match(text, position)
             if match is None:
                 break
@@ -470,8 +482,10 @@ def _parse_premise_fast(text: str) -> Premise | None:
             position = match.end()
         if text[position:].strip(" \t\f\r\n"):
             return None
-        sentences = [(start, _quick_sentence(piece) or _sentence(piece))
-                     for start, piece in pieces]
+        sentences = []
+        for start, piece in pieces:
+            pace.step()
+            sentences.append((start, _quick_sentence(piece) or _sentence(piece)))
     except (UnexpectedInput, VisitError, SemanticError):
         return None
     # the order the grammar demands: correlations, then "However," once, then independencies
@@ -500,8 +514,10 @@ def _assemble(text: str, head: _Declared, sentences: list[tuple[int, tuple[bool,
     pos = _Positions(text)
     correlations: list[Correlation] = []
     independences: list[Independence] = []
+    pace = Pace()
     try:
         for start, (_, raw) in sentences:
+            pace.step()
             a, b, x, y = head.pair(*raw.names)
             span = raw.span
             if span is not None:

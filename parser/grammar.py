@@ -5,25 +5,60 @@ symbol; ``run_parser`` parses and transforms text, turning Lark's errors and the
 transformers' ``SemanticError`` (well-formed text that makes no sense, e.g. an
 undeclared variable) into a ``ParseError`` with line, column, a caret and, for
 grammar errors, the expected tokens.
+
+Parsing runs under the time budget in force (``oracle.budget``): every parser built here
+reads its tokens through ``BudgetedLexing``, which looks at the clock every ``PACE``
+tokens, and a ``PacedTransformer`` does the same every ``PACE`` rules it builds, so a
+multi-megabyte text stops with ``BudgetExceeded`` close to its budget instead of after
+the whole parse.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, VisitError
 
+from causal_oracle.oracle.budget import PACE, checkpoint, paced
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.parser.errors import ParseError, from_lark
 
 
+class BudgetedLexing:
+    """A Lark post-lexer that passes every token through and looks at the time budget
+    every ``PACE`` tokens (give it as ``postlex=`` to an LALR parser)."""
+
+    always_accept: tuple[str, ...] = ()
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        left = PACE
+        for token in stream:
+            left -= 1
+            if not left:
+                left = PACE
+                checkpoint()
+            yield token
+
+
+class PacedTransformer(Transformer):  # type: ignore[type-arg]
+    """A transformer that looks at the time budget every ``PACE`` rules it applies."""
+
+    def _call_userfunc(self, tree: Any, new_children: Any = None) -> Any:
+        paced()
+        return super()._call_userfunc(tree, new_children)
+
+
 @cache
 def load_grammar(path: Path, start: str) -> Lark:
-    """A cached LALR parser for the grammar file ``path`` (contextual lexer)."""
+    """A cached LALR parser for the grammar file ``path`` (contextual lexer, tokens
+    read under the time budget)."""
     return Lark(path.read_text(encoding="utf-8"), start=start, parser="lalr",
-                propagate_positions=True, maybe_placeholders=False)
+                propagate_positions=True, maybe_placeholders=False,
+                postlex=BudgetedLexing())
 
 
 def terminal_patterns(parser: Lark, names: dict[str, str]) -> dict[str, str]:
@@ -63,11 +98,14 @@ def semantic_parse_error(text: str, what: str, error: SemanticError) -> ParseErr
 
 def run_parser(parser: Lark, names: dict[str, str], text: str, what: str,
                transformer: Transformer) -> object:
-    """Parse and transform ``text``; Lark and semantic errors become ``ParseError``."""
+    """Parse and transform ``text``; Lark and semantic errors become ``ParseError``;
+    ``BudgetExceeded`` when the time budget runs out before, during or after."""
+    checkpoint()
     try:
         tree = parser.parse(text)
     except UnexpectedInput as error:
         raise from_lark(error, text, what, terminal_patterns(parser, names)) from None
+    checkpoint()
     try:
         return transformer.transform(tree)
     except VisitError as error:

@@ -27,19 +27,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
 from causal_oracle.oracle.errors import InputError, quote
 from causal_oracle.oracle.tasks.model import IEKind, Intervention, InterventionQuestion, TaskGraph
 from causal_oracle.parser.cibench import NameTable, RawName
 from causal_oracle.parser.errors import ParseError
-from causal_oracle.parser.grammar import SemanticError, load_grammar, run_parser
+from causal_oracle.parser.grammar import (
+    PacedTransformer,
+    SemanticError,
+    load_grammar,
+    run_parser,
+)
 
 _GRAMMAR = Path(__file__).with_name("ie.lark")
 _TERMINAL_NAMES = {"WORD": "a word", "VALUE": "a value", "$END": "end of text"}
 
 
-class _ToObjects(Transformer):
+class _ToObjects(PacedTransformer):
     def name(self, items: list[Token]) -> RawName:
         return RawName(tuple(str(t) for t in items), items[0])
 

@@ -62,7 +62,7 @@ from causal_oracle.oracle.cladder.solve import (
     Outcome,
     solve,
 )
-from causal_oracle.oracle.errors import BudgetExceeded, InputError, OracleError
+from causal_oracle.oracle.errors import BudgetExceeded, InputError, OracleError, clip
 from causal_oracle.parser.cladder import looks_like_cladder, parse_cladder, read_reply
 from causal_oracle.parser.cladder_vocabulary import fold
 
@@ -79,7 +79,11 @@ def load_models(path: str | Path) -> int:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise InputError(f"cannot read the CLadder model file {path}: {error}") from None
+        raise InputError(f"cannot read the CLadder model file {path}: "
+                         f"{clip(str(error))}") from None
+    except RecursionError:  # '[' * 100000: deeper than any model file
+        raise InputError(f"cannot read the CLadder model file {path}: its JSON is nested "
+                         "too deeply") from None
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a JSON list of models")
     count = 0

@@ -60,12 +60,16 @@ MAX_SPAN = 8192  #: the most characters of a located answer handed to a grammar
 _ASSISTANT = ("<|im_start|>assistant", "<|start_header_id|>assistant<|end_header_id|>",
               "<|assistant|>")
 _SPECIAL = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>|</s>")
-_THINK = re.compile(r"<(/?)think(?:ing)?>", re.IGNORECASE)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[A-Za-z0-9_+.-]{0,20}[ \t]*$", re.MULTILINE)
 _BOXED = "\\boxed{"
+_BOXES = 16  #: the most boxes unwrapped (the last ones: the answer is boxed at the end)
+_SPACES = re.compile(r"\s*")
+_PREFIX = re.compile(r"\s*(?:final\s+)?answer\s*:\s*", re.IGNORECASE)
+# the answer markers, reversed ("answer:" is ":rewsna"); every match starts at a colon
+_MARKER_REVERSED = re.compile(r"[:：]\s*(?:si\s*)?rewsna", re.IGNORECASE)
+_LINE_MARKER_REVERSED = re.compile(r":\s*rewsna(?:\s+lanif)?([ \t*]*)(?:\n|\Z)", re.IGNORECASE)
 _TEXT_COMMANDS = ("\\text{", "\\textbf{", "\\mathrm{", "\\mathbf{")
 _OPEN, _CLOSE = "<answer>", "</answer>"
-_WORD = "answer"
 
 
 def fold(text: str) -> str:
@@ -99,22 +103,18 @@ class Reply(str):
     def answer(self) -> str:
         """The tagged span (or the whole reply) from its last line opening with
         ``Answer:`` on, marker and surrounding blanks removed."""
-        body = self.tagged
-        if body is None:
-            body, folded = str(self), self.folded
-        else:
-            folded = fold(body)
-        found = _last_marker(body, folded, line_start=True)
+        body = str(self) if self.tagged is None else self.tagged
+        found = _last_marker(body, line_start=True)
         if found is not None:
             body = body[found:]
-            folded = folded[found:]
-        return _strip_marker(body, folded).strip()
+        prefix = _PREFIX.match(body)  # one anchored attempt: linear
+        return body[prefix.end():].strip() if prefix else body.strip()
 
     @cached_property
     def after_final(self) -> str | None:
         """What follows the last ``answer:`` / ``answer is:`` / ``final answer:`` (colon
         ``:`` or ``：``) anywhere in the reply, stripped; None without one."""
-        found = _last_marker(self, self.folded, line_start=False)
+        found = _last_marker(self, line_start=False)
         return None if found is None else self[found:].strip()
 
     @cached_property
@@ -132,7 +132,8 @@ def prepare(text: str) -> Reply:
     clean = _unwrap_chat(text)
     clean = _drop_thinking(clean)
     checkpoint()
-    clean = _FENCE.sub("", clean)
+    if "```" in clean or "~~~" in clean:
+        clean = _FENCE.sub("", clean)
     clean = _unbox(clean).replace("**", "").replace("`", "").strip()
     checkpoint()
     reply = Reply(clean)
@@ -156,57 +157,74 @@ def _unwrap_chat(text: str) -> str:
 
 
 def _drop_thinking(text: str) -> str:
-    """``text`` without its reasoning blocks (nested opens count as text of the block)."""
+    """``text`` without its reasoning blocks (opens inside a block are its text; the
+    closes before the first open that close nothing end reasoning the prompt opened)."""
+    folded = fold(text)
+    if "<think" not in folded and "</think" not in folded:
+        return text
     kept: list[str] = []
-    start, inside = 0, False
-    for count, tag in enumerate(_THINK.finditer(text)):
-        if count % 4096 == 0:
-            checkpoint()
-        closing = bool(tag.group(1))
-        if inside and closing:
-            inside, start = False, tag.end()
-        elif not inside and closing:  # the prompt opened the block: all so far was reasoning
-            kept, start = [], tag.end()
-        elif not inside:
-            kept.append(text[start:tag.start()])
-            inside = True
-    if not inside:
-        kept.append(text[start:])
-    return "\n".join(kept)
+    start = 0
+    while True:
+        checkpoint()
+        opened, open_end = _find_tag(folded, ("<think>", "<thinking>"), start)
+        closed = _rfind_tag(folded, ("</think>", "</thinking>"), start,
+                            len(folded) if opened == -1 else opened)
+        if closed != -1:  # closes nothing: the prompt opened the block, all so far reasoned
+            kept, start = [], closed
+        if opened == -1:
+            kept.append(text[start:])
+            return "\n".join(kept)
+        kept.append(text[start:opened])
+        close, start = _find_tag(folded, ("</think>", "</thinking>"), open_end)
+        if close == -1:
+            return "\n".join(kept)  # unclosed: reasoning to the end
+
+
+def _find_tag(folded: str, tags: tuple[str, ...], start: int) -> tuple[int, int]:
+    """The first of ``tags`` at or after ``start``: (its start, its end), or (-1, -1)."""
+    best = (-1, -1)
+    for tag in tags:
+        at = folded.find(tag, start)
+        if at != -1 and (best[0] == -1 or at < best[0]):
+            best = (at, at + len(tag))
+    return best
+
+
+def _rfind_tag(folded: str, tags: tuple[str, ...], start: int, end: int) -> int:
+    """The end of the last of ``tags`` inside ``folded[start:end]``, or -1."""
+    return max((at + len(tag) for tag in tags
+                if (at := folded.rfind(tag, start, end)) != -1), default=-1)
 
 
 def _unbox(text: str) -> str:
-    r"""Every ``\boxed{X}`` (and ``$\boxed{X}$``, ``\boxed{\text{X}}``) as ``X``; one level
-    of braces inside; a box left open stays as written."""
-    at = text.find(_BOXED)
+    r"""The last ``_BOXES`` ``\boxed{X}`` (and ``$\boxed{X}$``, ``\boxed{\text{X}}``) as
+    ``X``; one level of braces inside; a box left open stays as written."""
+    at = text.rfind(_BOXED)
     if at == -1:
         return text
-    out: list[str] = []
-    done = 0
-    while at != -1:
-        checkpoint()
+    pieces: list[str] = []
+    done = len(text)
+    for _ in range(_BOXES):
         begin = at + len(_BOXED)
-        following = text.find(_BOXED, begin)
-        limit = len(text) if following == -1 else following
-        limit = min(limit, begin + MAX_SPAN)
+        limit = min(done, begin + MAX_SPAN)
         end = text.find("}", begin, limit)
         if end != -1 and "{" in text[begin:end]:
             end = text.find("}", end + 1, limit)  # one nested level: \text{…}
-        if end == -1:
-            at = following
-            continue
-        inner = text[begin:end].strip()
-        for command in _TEXT_COMMANDS:
-            if inner.startswith(command) and inner.endswith("}"):
-                inner = inner[len(command):-1].strip()
-        head, tail = at, end + 1
-        if text[head - 1:head] == "$" and text[tail:tail + 1] == "$":
-            head, tail = head - 1, tail + 1
-        out += [text[done:head], inner]
-        done = tail
-        at = text.find(_BOXED, done)
-    out.append(text[done:])
-    return "".join(out)
+        if end != -1:
+            inner = text[begin:end].strip()
+            for command in _TEXT_COMMANDS:
+                if inner.startswith(command) and inner.endswith("}"):
+                    inner = inner[len(command):-1].strip()
+            head, tail = at, end + 1
+            if text[head - 1:head] == "$" and text[tail:tail + 1] == "$":
+                head, tail = head - 1, tail + 1
+            pieces += [text[tail:done], inner]
+            done = head
+        at = text.rfind(_BOXED, 0, at)
+        if at == -1:
+            break
+    pieces.append(text[:done])
+    return "".join(reversed(pieces))
 
 
 # ---- locating ---------------------------------------------------------------------------
@@ -231,75 +249,22 @@ def _last_tagged(text: str, folded: str) -> str | None:
 
 
 def _skip_space(text: str, at: int) -> int:
-    while at < len(text) and text[at].isspace():
-        at += 1
-    return at
+    return _SPACES.match(text, at).end()  # type: ignore[union-attr]
 
 
-def _line_start(folded: str, at: int) -> int | None:
-    """Where the line holding ``at`` starts when only spaces, tabs and ``*`` come before
-    ``at`` on it (None otherwise)."""
-    while at > 0 and folded[at - 1] in " \t*":
-        at -= 1
-    return at if at == 0 or folded[at - 1] == "\n" else None
-
-
-def _marker_start(text: str, folded: str, at: int) -> int | None:
-    """The start of a line-opening marker whose ``answer`` is at ``at``: ``answer`` or
-    ``final answer`` after nothing but spaces, tabs and ``*`` on its line."""
-    plain = _line_start(folded, at)
-    if plain is not None:
-        return plain
-    back = at
-    while back > 0 and text[back - 1].isspace():
-        back -= 1
-    if back == at or not folded.endswith("final", 0, back):
-        return None
-    return _line_start(folded, back - len("final"))
-
-
-def _last_marker(text: str, folded: str, *, line_start: bool) -> int | None:
-    """Scanning ``answer`` occurrences from the end: with ``line_start``, the start of the
-    last line opening with ``(final) answer:``; otherwise the end of the last
-    ``answer(\\s*is)?\\s*[:：]`` and the blanks after it.  Each blank run is crossed at
-    most a few times, so the scan is linear."""
-    hi = len(folded)
-    count = 0
-    while True:
-        count += 1
-        if count % 4096 == 0:
-            checkpoint()
-        at = folded.rfind(_WORD, 0, hi)
-        if at == -1:
-            return None
-        hi = at
-        after = _skip_space(text, at + len(_WORD))
-        if not line_start and folded.startswith("is", after):
-            spaced = _skip_space(text, after + 2)
-            if spaced < len(text) and text[spaced] in ":：":
-                after = spaced
-        if after >= len(text) or text[after] not in (":" if line_start else ":："):
-            continue
-        if not line_start:
-            return _skip_space(text, after + 1)
-        start = _marker_start(text, folded, at)
-        if start is not None:
-            return start
-
-
-def _strip_marker(text: str, folded: str) -> str:
-    """``text`` without a leading ``(final) answer:`` marker (blanks first)."""
-    at = _skip_space(text, 0)
-    if folded.startswith("final", at):
-        spaced = _skip_space(text, at + len("final"))
-        if spaced > at + len("final") and folded.startswith(_WORD, spaced):
-            at = spaced
-    if not folded.startswith(_WORD, at):
-        return text
-    colon = _skip_space(text, at + len(_WORD))
-    if colon < len(text) and text[colon] == ":":
-        return text[_skip_space(text, colon + 1):]
-    return text
+def _last_marker(text: str, *, line_start: bool) -> int | None:
+    """With ``line_start``, the start of the last line opening with ``(final) answer:``
+    (after spaces, tabs or ``*``); otherwise the end of the last ``answer(\\s*is)?\\s*[:：]``
+    and the blanks after it.  One search of the reversed text for the marker reversed:
+    the first match there is the last one here, and every attempt starts at a colon and
+    crosses only the blanks before it, so the search is linear."""
+    checkpoint()
+    backwards = text[::-1]
+    if line_start:
+        found = _LINE_MARKER_REVERSED.search(backwards)
+        return None if found is None else len(text) - found.end(1)
+    found = _MARKER_REVERSED.search(backwards)
+    return None if found is None else _skip_space(text, len(text) - found.start())
 
 
 __all__ = ["MAX_SPAN", "Reply", "fold", "prepare", "too_long"]

@@ -75,10 +75,12 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "newlines": lambda n: _fill("\n \n", n, "yes"),
     "node list": lambda n: _fill("A, B, C, ", n, "D"),
     "answer + spaces": lambda n: _fill("answer" + " " * 26, n),
+    "answer: + spaces": lambda n: _fill("x answer" + " " * 20 + ":", n),
     "Answer: lines": lambda n: _fill("Answer: \n", n),
     "answer is": lambda n: _fill("the answer is ", n),
     "think blocks": lambda n: _fill("<think>", n, "yes"),
     "</think> closes": lambda n: _fill("</think>yes ", n),
+    "think pairs": lambda n: _fill("<think></think>", n, "yes"),
     "boxed": lambda n: _fill("\\boxed{", n, "}"),
     "emphasis": lambda n: _fill("**`", n, "No"),
     "reasoning, then Answer:": lambda n: _fill("Let me think about it step by step. ", n,
@@ -112,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             ref = _times(service, prompt, make(small), args.repeat)
             long = _times(service, prompt, make(big), args.repeat)
             worst = max(worst, min(long))
-            print(f"{family:<14} {shape:<24} {min(ref) * 1e3:8.2f}/{statistics.median(ref) * 1e3:<8.2f}"
+            print(f"{family:<14} {shape:<24} "
+                  f"{min(ref) * 1e3:8.2f}/{statistics.median(ref) * 1e3:<8.2f}"
                   f" {min(long) * 1e3:9.2f}/{statistics.median(long) * 1e3:<9.2f}"
                   f" {min(long) / min(ref):7.1f}")
     print(f"slowest {args.kib} KiB reply (min of {args.repeat}): {worst * 1e3:.1f} ms "

@@ -61,6 +61,7 @@ _ASSISTANT = ("<|im_start|>assistant", "<|start_header_id|>assistant<|end_header
               "<|assistant|>")
 _SPECIAL = re.compile(r"<\|[A-Za-z0-9_]{1,40}\|>|</s>")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[A-Za-z0-9_+.-]{0,20}[ \t]*$", re.MULTILINE)
+_THINK = re.compile(r"<(/?)think(?:ing)?>", re.IGNORECASE)
 _BOXED = "\\boxed{"
 _BOXES = 16  #: the most boxes unwrapped (the last ones: the answer is boxed at the end)
 _SPACES = re.compile(r"\s*")
@@ -157,43 +158,24 @@ def _unwrap_chat(text: str) -> str:
 
 
 def _drop_thinking(text: str) -> str:
-    """``text`` without its reasoning blocks (opens inside a block are its text; the
-    closes before the first open that close nothing end reasoning the prompt opened)."""
-    folded = fold(text)
-    if "<think" not in folded and "</think" not in folded:
+    """``text`` without its reasoning blocks: one split at every think tag, then one walk
+    over the tags (an open inside a block is the block's text; a close outside any block
+    ends reasoning the prompt opened, so everything before it is dropped)."""
+    if "think" not in text.lower():
         return text
-    kept: list[str] = []
-    start = 0
-    while True:
-        checkpoint()
-        opened, open_end = _find_tag(folded, ("<think>", "<thinking>"), start)
-        closed = _rfind_tag(folded, ("</think>", "</thinking>"), start,
-                            len(folded) if opened == -1 else opened)
-        if closed != -1:  # closes nothing: the prompt opened the block, all so far reasoned
-            kept, start = [], closed
-        if opened == -1:
-            kept.append(text[start:])
-            return "\n".join(kept)
-        kept.append(text[start:opened])
-        close, start = _find_tag(folded, ("</think>", "</thinking>"), open_end)
-        if close == -1:
-            return "\n".join(kept)  # unclosed: reasoning to the end
-
-
-def _find_tag(folded: str, tags: tuple[str, ...], start: int) -> tuple[int, int]:
-    """The first of ``tags`` at or after ``start``: (its start, its end), or (-1, -1)."""
-    best = (-1, -1)
-    for tag in tags:
-        at = folded.find(tag, start)
-        if at != -1 and (best[0] == -1 or at < best[0]):
-            best = (at, at + len(tag))
-    return best
-
-
-def _rfind_tag(folded: str, tags: tuple[str, ...], start: int, end: int) -> int:
-    """The end of the last of ``tags`` inside ``folded[start:end]``, or -1."""
-    return max((at + len(tag) for tag in tags
-                if (at := folded.rfind(tag, start, end)) != -1), default=-1)
+    parts = _THINK.split(text)  # text, "/" or "", text, …
+    kept = [parts[0]]
+    inside = False
+    for i in range(1, len(parts), 2):
+        if parts[i]:  # a close
+            if not inside:
+                kept.clear()
+            inside = False
+        else:
+            inside = True
+        if not inside:
+            kept.append(parts[i + 1])
+    return "\n".join(kept)
 
 
 def _unbox(text: str) -> str:

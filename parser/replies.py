@@ -15,10 +15,14 @@ the same two steps, and only the second depends on the family:
      block the prompt opened;
    * markdown code-fence lines (```` ``` ````, ```` ```json ````, ``~~~``) are dropped,
      as are ``**`` and backticks;
-   * ``\\boxed{X}`` (also inside ``$…$``, with ``\\text{X}`` inside) becomes ``X``.
+   * ``\\boxed{X}`` (also inside ``$…$``, with ``\\text{X}`` inside) becomes ``X`` (the
+     last ``_BOXES`` boxes: the answer is boxed at the end).
 
-2. The family reads a *span* of the cleaned reply, located by a linear scan (``str.find``
-   and ``str.rfind`` on an ASCII-folded copy; no regular expression that can backtrack):
+2. The family reads a *span* of the cleaned reply, located by a linear scan: ``str.find``
+   and ``str.rfind`` on an ASCII-folded copy for the tags; for the markers, one search of
+   the *reversed* reply for the marker reversed, whose first match is the last marker and
+   whose every attempt starts at a colon and crosses only the blanks before it (no
+   ``(.*?)`` between tags, no blank runs scanned again from every position):
 
    * ``Reply.tagged`` — the inside of the last ``<answer>…</answer>`` pair (pairs read
      left to right, each ``<answer>`` closed by the first ``</answer>`` after it);
@@ -89,8 +93,6 @@ def too_long(span: str, what: str = "answer") -> ParseError:
 class Reply(str):
     """A reply after ``prepare``: the cleaned text, with its answer spans located once."""
 
-    length: int  #: characters in the reply as given
-
     @cached_property
     def folded(self) -> str:
         return fold(self)
@@ -137,9 +139,7 @@ def prepare(text: str) -> Reply:
         clean = _FENCE.sub("", clean)
     clean = _unbox(clean).replace("**", "").replace("`", "").strip()
     checkpoint()
-    reply = Reply(clean)
-    reply.length = len(text)
-    return reply
+    return Reply(clean)
 
 
 # ---- clean-up ---------------------------------------------------------------------------

@@ -202,6 +202,9 @@ def test_the_c_component_partition_and_a_markov_blanket_read_as_sets() -> None:
     assert co.grade(blanket, "C, U").correct is False
     assert co.grade(blanket, "C").correct is True
     assert co.grade(blanket, "{'C'}").correct is True
+    none = co.grade(blanket, "None")  # the empty set: read, and wrong here
+    assert none.correct is False and none.normalised == "set()"
+    assert co.grade(blanket, "A").normalised == "UNREADABLE"  # an option letter, no node
 
 
 def _clear_questions() -> list[tuple[str, str]]:

@@ -148,15 +148,19 @@ def _names(value: Any) -> bool:
     return isinstance(value, frozenset | tuple) and all(isinstance(v, str) for v in value)
 
 
-def _node_set(parsed: Any) -> frozenset[str] | None:
-    """A set written as a list of nodes ("A, B") or one node, as a node set (else None)."""
+def _node_set(q: Question, parsed: Any) -> frozenset[str] | None:
+    """A set written as a list of names ("A, B") or one node, as a node set (else None;
+    a lone letter that names no node is an option letter, not a set)."""
+    if parsed == [] and q.task in (Task.ROOT_SET, Task.MARKOV_BLANKET):
+        return frozenset()  # "None": the one answer is the empty set
     names = []
     for part in parsed if isinstance(parsed, tuple) else (parsed,):
         if isinstance(part, Walk) and not part.marks and len(part.nodes) == 1:
-            part = part.nodes[0]
-        if not isinstance(part, str) or isinstance(part, bool):
+            names.append(part.nodes[0])
+        elif isinstance(part, str) and part in q.graph.nodes:
+            names.append(part)
+        else:
             return None
-        names.append(part)
     return frozenset(names)
 
 
@@ -196,8 +200,9 @@ def interpret(q: Question, parsed: Any) -> Any:
     if (isinstance(parsed, Walk) and not parsed.marks and parsed.nodes[0] in ("None", "Empty")
             and parsed.nodes[0] not in q.graph.nodes):
         parsed = []  # "None": nothing to list
-    if q.task in _SET_TASKS and not isinstance(parsed, frozenset | list):
-        parsed = _node_set(parsed) or parsed  # "A, B" or a lone "A": a node set
+    nodes = _node_set(q, parsed) if q.task in _SET_TASKS else None
+    if nodes is not None:
+        parsed = nodes  # "A, B" or a lone "A": a node set
     if q.task is Task.TOPOLOGICAL and isinstance(parsed, tuple) and all(
             isinstance(w, Walk) and not w.marks for w in parsed):
         return [tuple(w.nodes[0] for w in parsed)]

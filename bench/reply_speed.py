@@ -23,6 +23,7 @@ from pathlib import Path
 
 from causal_oracle.entry.limits import Limits
 from causal_oracle.entry.service import Service
+from causal_oracle.parser.replies import MAX_SPAN
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -65,6 +66,7 @@ def _fill(unit: str, size: int, tail: str = "") -> str:
     return unit * max(1, (size - len(tail)) // len(unit)) + tail
 
 
+BOUND = "Answer: + longest list"
 #: adversarial reply shapes: size in characters → reply
 SHAPES: dict[str, Callable[[int], str]] = {
     "unclosed <answer>": lambda n: _fill("<answer>", n, "") + "AA",
@@ -86,6 +88,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "reasoning, then Answer:": lambda n: _fill("Let me think about it step by step. ", n,
                                                "\nAnswer: yes"),
     "yes words": lambda n: _fill("yes ", n),
+    # the longest answer still parsed: reasoning, then a node list of MAX_SPAN characters
+    # (at 1 KiB too: the list alone is MAX_SPAN long, so the ratio is about 1)
+    BOUND: lambda n: _fill("Let me think. ", n - MAX_SPAN, "\nAnswer: ")
+    + _fill("A, B, C, ", MAX_SPAN - 1, "D"),
 }
 
 
@@ -105,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     service = Service(Limits.in_process())
     big, small = args.kib * 1024, 1024
-    worst = 0.0
+    worst, bound = 0.0, 0.0
     print(f"{'family':<14} {'shape':<24} {'1 KiB min/med ms':>17} "
           f"{f'{args.kib} KiB min/med ms':>19} {'ratio':>7}")
     for family, prompt in prompts().items():
@@ -113,13 +119,17 @@ def main(argv: list[str] | None = None) -> int:
         for shape, make in SHAPES.items():
             ref = _times(service, prompt, make(small), args.repeat)
             long = _times(service, prompt, make(big), args.repeat)
-            worst = max(worst, min(long))
+            if shape == BOUND:
+                bound = max(bound, min(long))
+            else:
+                worst = max(worst, min(long))
             print(f"{family:<14} {shape:<24} "
                   f"{min(ref) * 1e3:8.2f}/{statistics.median(ref) * 1e3:<8.2f}"
                   f" {min(long) * 1e3:9.2f}/{statistics.median(long) * 1e3:<9.2f}"
                   f" {min(long) / min(ref):7.1f}")
     print(f"slowest {args.kib} KiB reply (min of {args.repeat}): {worst * 1e3:.1f} ms "
-          f"(goal: under 50 ms)")
+          f"(goal: under 50 ms); with the longest answer still parsed ({BOUND!r}): "
+          f"{bound * 1e3:.1f} ms")
     return 0
 
 

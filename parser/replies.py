@@ -59,7 +59,7 @@ from functools import cached_property
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.parser.errors import ParseError
 
-MAX_SPAN = 8192  #: the most characters of a located answer handed to a grammar
+MAX_SPAN = 4096  #: the most characters of a located answer handed to a grammar
 
 _ASSISTANT = ("<|im_start|>assistant", "<|start_header_id|>assistant<|end_header_id|>",
               "<|assistant|>")

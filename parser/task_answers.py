@@ -10,10 +10,13 @@ write and nothing that would have to be guessed:
   ``X, will (not) happen`` lines (straight or typographic apostrophes);
 * IE — ``yes`` / ``no`` (also true/false, valid/invalid).
 
-Before parsing, ``normalise`` keeps the inside of ``<answer>…</answer>`` if
-present, drops an "Answer:" prefix and markdown emphasis, unifies arrows and
-apostrophes and trims blank lines.  Anything the grammar rejects is a
-``ParseError``; callers report it as ``UNREADABLE`` (never as a wrong answer).
+The reply is cleaned and its answer located by ``parser.replies`` (the one reading
+core of every family: think blocks, chat wrappers, code fences and ``\\boxed{}``
+dropped; the inside of the last ``<answer>…</answer>``; from the last "Answer:" line
+on); ``normalise`` then unifies arrows and apostrophes and trims blank lines.  A
+located answer over ``replies.MAX_SPAN`` characters is not parsed.  Anything the
+grammar rejects is a ``ParseError``; callers report it as ``UNREADABLE`` (never as a
+wrong answer).
 
 Public functions: ``normalise``, ``parse_answer``.
 """
@@ -35,6 +38,7 @@ from causal_oracle.oracle.tasks.model import (
 )
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.grammar import load_grammar, run_parser
+from causal_oracle.parser.replies import MAX_SPAN, prepare, too_long
 from causal_oracle.parser.verdicts import closing_verdict
 
 _GRAMMAR = Path(__file__).with_name("task_answers.lark")
@@ -43,55 +47,27 @@ _TERMINAL_NAMES = {"WORD": "a word of a name", "_NL": "a new line", "$END": "end
 _START = {"CP": "paths_answer", "BA": "set_answer", "FI": "values_answer",
           "CI": "values_answer", "IE": "yes_no_answer"}
 
-_OPEN_TAG = re.compile(r"<answer>", re.IGNORECASE)
-_CLOSE_TAG = re.compile(r"</answer>", re.IGNORECASE)
 _ARROWS = re.compile(r"→|⟶|-->|=>|–>|—>")
-_ANSWER_LINE = re.compile(r"^[ \t*]*(?:final\s+)?answer\s*:", re.IGNORECASE | re.MULTILINE)
-_PREFIX = re.compile(r"^\s*(?:final\s+)?answer\s*:\s*", re.IGNORECASE)
 
 
 def normalise(text: str) -> str:
-    """The answer text with tags, prefix, markdown, odd arrows/apostrophes removed.
+    """The located answer (``parser.replies``: the cleaned reply, its last ``<answer>``
+    pair, from its last "Answer:" line on) with odd arrows/apostrophes unified and blank
+    lines dropped.
 
     >>> normalise("<answer> Answer: **Yes** </answer>")
     'Yes'
     >>> normalise("Answer:\\n\\nthe a → the b\\n\\n")
     'the a -> the b'
     """
-    tagged = _last_tagged(text)
-    if tagged is not None:
-        text = tagged
-    text = text.replace("\r\n", "\n").replace("**", "").replace("`", "")
-    answer_lines = list(_ANSWER_LINE.finditer(text))
-    if answer_lines:  # reasoning first, then a closing "Answer: …" line: keep what follows it
-        text = text[answer_lines[-1].start():]
-    text = _PREFIX.sub("", text, count=1)
-    text = _unify_arrows(text)
-    text = text.replace("’", "'").replace("‘", "'").replace("`", "'")
+    return _tidy(prepare(text).answer)
+
+
+def _tidy(text: str) -> str:
+    text = _unify_arrows(text.replace("\r\n", "\n"))
+    text = text.replace("’", "'").replace("‘", "'")
     lines = [line.strip() for line in text.split("\n")]
     return "\n".join(line for line in lines if line)
-
-
-def _last_tagged(text: str) -> str | None:
-    """The inside of the last ``<answer>…</answer>`` pair (pairs read left to right, each
-    tag closing at the first ``</answer>`` after it), or None; linear in the text.
-
-    >>> _last_tagged("<answer>a</answer> <answer><answer>b</answer>")
-    '<answer>b'
-    """
-    opens = [m.end() for m in _OPEN_TAG.finditer(text)]
-    closes = [(m.start(), m.end()) for m in _CLOSE_TAG.finditer(text)]
-    found, i, j = None, 0, 0
-    while i < len(opens):
-        while j < len(closes) and closes[j][0] < opens[i]:
-            j += 1
-        if j == len(closes):
-            break
-        found = text[opens[i]:closes[j][0]]
-        after = closes[j][1]
-        while i < len(opens) and opens[i] - len("<answer>") < after:
-            i += 1
-    return found
 
 
 def _unify_arrows(text: str) -> str:
@@ -156,11 +132,16 @@ def parse_answer(task: str, text: str) -> Claim:
     YesNoClaim(yes=False)
     """
     start = _START[task.upper()]
+    reply = prepare(text)
+    what = f"{task.upper()} answer"
     try:
-        claim = run_parser(load_grammar(_GRAMMAR, start), _TERMINAL_NAMES, normalise(text),
-                           f"{task.upper()} answer", _TRANSFORMER)
+        span = reply.answer
+        if len(span) > MAX_SPAN:
+            raise too_long(span, what)
+        claim = run_parser(load_grammar(_GRAMMAR, start), _TERMINAL_NAMES, _tidy(span), what,
+                           _TRANSFORMER)
     except ParseError:
-        verdict = closing_verdict(text) if start == "yes_no_answer" else None
+        verdict = closing_verdict(reply) if start == "yes_no_answer" else None
         if verdict not in ("yes", "no"):
             raise
         return YesNoClaim(verdict == "yes")  # reasoning, then a closing verdict line
@@ -183,13 +164,14 @@ def parse_corr2cause_answer(text: str) -> YesNoClaim | RelationClaim:
     >>> parse_corr2cause_answer("<answer>valid</answer>")
     YesNoClaim(yes=True)
     """
-    words = normalise(text).lower().replace(".", " ").split()
+    reply = prepare(text)
+    words = _tidy(reply.answer[:64]).lower().replace(".", " ").split()
     if words and words[0] in _THREE_CLASS:
         return RelationClaim(words[0])
     try:
-        return parse_answer("IE", text)  # type: ignore[return-value]
+        return parse_answer("IE", reply)  # type: ignore[return-value]
     except ParseError:
-        verdict = closing_verdict(text)  # "… The relation is neutral."
+        verdict = closing_verdict(reply)  # "… The relation is neutral."
         if verdict not in _THREE_CLASS:
             raise
         return RelationClaim(str(verdict))

@@ -65,6 +65,7 @@ from causal_oracle.oracle.cladder.solve import (
 from causal_oracle.oracle.errors import BudgetExceeded, InputError, OracleError, clip
 from causal_oracle.parser.cladder import looks_like_cladder, parse_cladder, read_reply
 from causal_oracle.parser.cladder_vocabulary import fold
+from causal_oracle.parser.replies import prepare
 
 TASK = "CLadder"
 #: the checker enumerates every assignment of a deterministic question's variables
@@ -154,7 +155,7 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
         return explain_words(question, solution)
 
     def read_reply(self, question: CladderQuestion, text: str) -> Any:
-        return read_reply(text)
+        return read_reply(prepare(text))
 
     def judge(self, question: CladderQuestion, solution: CladderSolution, claim: Any
               ) -> Judgement:

@@ -20,16 +20,17 @@ Rows: ``{"description", "question", "answer", "question_type", "task_type", …}
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle import check_clear
+from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.clear import tasks as solver
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Question, Task, Walk
 from causal_oracle.oracle.errors import CertificateRejected, InputError
 from causal_oracle.parser.clear import looks_like_clear, parse_answer, parse_item
+from causal_oracle.parser.replies import MAX_SPAN, Reply, prepare, too_long
 
 TASK = "CLEAR"
 OPTIONS = "ABCD"  #: CLEAR's multiple-choice option letters
@@ -88,33 +89,30 @@ def format_value(q: Question, value: Any) -> str:
 
 
 # ---- reading answers ----------------------------------------------------------------
-_FINAL = re.compile(r"(?:final\s+answer|answer)\s*(?:is)?\s*[:：]\s*", re.IGNORECASE)
-
-
-def _candidates(text: str) -> list[str]:
-    """Places where the answer may be: the whole text, after the last "Answer:",
-    inside <answer> tags, the last line; emphasis and code marks removed."""
-    clean = text.replace("**", "").replace("`", "").strip()
-    out = [clean]
-    tag = re.findall(r"<answer>(.*?)</answer>", clean, flags=re.S | re.I)
-    if tag:
-        out.insert(0, tag[-1].strip())
-    parts = _FINAL.split(clean)
-    if len(parts) > 1:
-        out.insert(0, parts[-1].strip())
-    lines = [line.strip() for line in clean.splitlines() if line.strip()]
-    if lines:
-        out.append(lines[-1])
+def _candidates(reply: Reply) -> list[str]:
+    """Places where the answer may be, best first (``parser.replies`` locates them):
+    after the last "answer:" / "answer is:", inside the last <answer> tags, the whole
+    reply, its last line."""
+    out: list[str] = []
+    for span in (reply.after_final, reply.tagged, str(reply), reply.last_line):
+        if span is not None and span.strip() not in out:
+            out.append(span.strip())
     return out
 
 
-def _read(text: str) -> Any:
+def _read(reply: Reply) -> Any:
+    """The first candidate that reads (each one as written, then without a final
+    period); spans over ``MAX_SPAN`` characters are not parsed."""
     last: InputError | None = None
-    for cand in _candidates(text):
+    for cand in _candidates(reply):
+        checkpoint()
+        if len(cand) > MAX_SPAN:
+            last = last or too_long(cand, "CLEAR answer")
+            continue
         bare = cand.rstrip(".").strip()
         if bare.casefold() in ("none", "empty"):
             bare = bare.capitalize()  # "none" as "None": nothing to list or find
-        for variant in (cand, bare):
+        for variant in dict.fromkeys((cand, bare)):
             try:
                 return parse_answer(variant)
             except InputError as error:
@@ -134,6 +132,52 @@ def _option_letters(parsed: Any) -> tuple[str, ...] | None:
             return None
         letters.add(part)
     return tuple(sorted(letters)) or None
+
+
+_SET_TASKS = (Task.BLOCKED_PATH, Task.D_SEPARATION, Task.BACKDOOR_SET, Task.FRONTDOOR_SET,
+              Task.MARKOV_BLANKET, Task.ROOT_SET)
+_SHAPES = {**dict.fromkeys((*_SET_TASKS, Task.C_COMPONENT, Task.THREE_NODE), "node sets"),
+           Task.NODE: "nodes", Task.TWO_NODE: "nodes", Task.EDGE: "edges (A->B)",
+           Task.TOPOLOGICAL: "an order of the nodes", Task.MARKOV_EQUIVALENT: "a DAG",
+           **dict.fromkeys((Task.PATH, Task.DIRECTED_PATH, Task.BACKDOOR_PATH, Task.CYCLE),
+                           "paths (A->B->C)")}
+
+
+def _names(value: Any) -> bool:
+    """Whether ``value`` is a set or tuple of node names."""
+    return isinstance(value, frozenset | tuple) and all(isinstance(v, str) for v in value)
+
+
+def _node_set(q: Question, parsed: Any) -> frozenset[str] | None:
+    """A set written as a list of names ("A, B") or one node, as a node set (else None;
+    a lone letter that names no node is an option letter, not a set)."""
+    if parsed == [] and q.task in (Task.ROOT_SET, Task.MARKOV_BLANKET):
+        return frozenset()  # "None": the one answer is the empty set
+    names = []
+    for part in parsed if isinstance(parsed, tuple) else (parsed,):
+        if isinstance(part, Walk) and not part.marks and len(part.nodes) == 1:
+            names.append(part.nodes[0])
+        elif isinstance(part, str) and part in q.graph.nodes:
+            names.append(part)
+        else:
+            return None
+    return frozenset(names)
+
+
+def _fits(task: Task, item: Any) -> bool:
+    """Whether a canonical reply item has the shape of the task's items (an answer of
+    another shape is unreadable, never judged)."""
+    if task in _SET_TASKS or task in (Task.C_COMPONENT, Task.THREE_NODE):
+        return isinstance(item, frozenset) and _names(item)
+    if task in (Task.NODE, Task.TWO_NODE):
+        return isinstance(item, str)
+    if task in (Task.EDGE, Task.TOPOLOGICAL):
+        return isinstance(item, tuple) and _names(item)
+    if task in (Task.PATH, Task.DIRECTED_PATH, Task.BACKDOOR_PATH, Task.CYCLE):
+        return isinstance(item, Walk)
+    if task is Task.MARKOV_EQUIVALENT:
+        return isinstance(item, MixedGraph)
+    return True
 
 
 def interpret(q: Question, parsed: Any) -> Any:
@@ -156,6 +200,9 @@ def interpret(q: Question, parsed: Any) -> Any:
     if (isinstance(parsed, Walk) and not parsed.marks and parsed.nodes[0] in ("None", "Empty")
             and parsed.nodes[0] not in q.graph.nodes):
         parsed = []  # "None": nothing to list
+    nodes = _node_set(q, parsed) if q.task in _SET_TASKS else None
+    if nodes is not None:
+        parsed = nodes  # "A, B" or a lone "A": a node set
     if q.task is Task.TOPOLOGICAL and isinstance(parsed, tuple) and all(
             isinstance(w, Walk) and not w.marks for w in parsed):
         return [tuple(w.nodes[0] for w in parsed)]
@@ -164,13 +211,18 @@ def interpret(q: Question, parsed: Any) -> Any:
     if isinstance(parsed, bool | int | str):
         raise InputError("expected a set, a list or a path")
     if q.task in (Task.ROOT_SET, Task.MARKOV_BLANKET) or (
-            qt is QType.FO and isinstance(parsed, frozenset | Walk | MixedGraph)):
-        items = [parsed]
+            qt is QType.FO and isinstance(parsed, frozenset | Walk | MixedGraph)) or (
+            q.task is Task.C_COMPONENT and _names(parsed)):
+        items = [parsed]  # one set (a lone district too)
     elif (isinstance(parsed, frozenset) and qt is QType.FA) or isinstance(parsed, list | tuple):
         items = list(parsed)
     else:
         items = [parsed]
     canon = [solver.canonical(q, i) for i in items]
+    for item in canon:
+        if not _fits(q.task, item):
+            raise InputError(f"expected {_SHAPES.get(q.task, 'an answer of this task')}, "
+                             f"not {type(item).__name__} {str(item)[:80]!r}")
     if qt is QType.FA:
         if q.task is Task.ROOT_SET:
             return canon[0]
@@ -225,7 +277,7 @@ class Clear(Family[Question, solver.Solution]):
         return why
 
     def read_reply(self, question: Question, text: str) -> Any:
-        return interpret(question, _read(text))
+        return interpret(question, _read(prepare(text)))
 
     def judge(self, question: Question, solution: solver.Solution, claim: Any) -> Judgement:
         correct, reason = _judge(question, solution, claim)

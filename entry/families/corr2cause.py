@@ -51,6 +51,7 @@ from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.statements import Hypothesis, Premise
 from causal_oracle.oracle.tasks.model import RelationClaim
 from causal_oracle.parser import parse_item
+from causal_oracle.parser.replies import prepare
 from causal_oracle.parser.task_answers import parse_corr2cause_answer
 
 NAME = "corr2cause"
@@ -223,7 +224,7 @@ class Corr2Cause(Family[Corr2CauseQuestion, VerifyResult]):
         return solution.explain("text")
 
     def read_reply(self, question: Corr2CauseQuestion, text: str) -> Any:
-        return parse_corr2cause_answer(text)
+        return parse_corr2cause_answer(prepare(text))
 
     def judge(self, question: Corr2CauseQuestion, solution: VerifyResult, claim: Any
               ) -> Judgement:

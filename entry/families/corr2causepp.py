@@ -39,6 +39,7 @@ from causal_oracle.entry.registry import Family, Item, Judgement, Options, Rende
 from causal_oracle.oracle import compelled
 from causal_oracle.oracle.errors import CertificateRejected, InputError, OracleError
 from causal_oracle.oracle.relations import Profile
+from causal_oracle.parser.replies import prepare
 from causal_oracle.parser.task_answers import parse_corr2cause_answer
 
 NAME = "corr2cause++"
@@ -110,7 +111,7 @@ class Corr2CausePlusPlus(Family[Corr2CauseQuestion, CompelledResult]):
                 f"of the CPDAG's directed edges ({edges or 'none'}).")
 
     def read_reply(self, question: Corr2CauseQuestion, text: str) -> Any:
-        return parse_corr2cause_answer(text)
+        return parse_corr2cause_answer(prepare(text))
 
     def judge(self, question: Corr2CauseQuestion, solution: CompelledResult, claim: Any
               ) -> Judgement:

@@ -50,6 +50,7 @@ from causal_oracle.oracle.tasks.model import (
 from causal_oracle.oracle.tasks.paths import causal_paths
 from causal_oracle.parser.cibench import detect_task, parse_cibench
 from causal_oracle.parser.ie import parse_ie
+from causal_oracle.parser.replies import prepare
 from causal_oracle.parser.task_answers import parse_answer
 
 _SOLVERS: dict[str, Callable[[Any], Answer]] = {
@@ -118,7 +119,7 @@ class _TaskFamily(Family[Question, Answer]):
         return explain_task(question, solution)
 
     def read_reply(self, question: Question, text: str) -> Any:
-        return parse_answer(task_of(question), text)
+        return parse_answer(task_of(question), prepare(text))
 
     def judge(self, question: Question, solution: Answer, claim: Any) -> Judgement:
         verdict = grade_claim(question, solution, claim)

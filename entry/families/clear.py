@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle import check_clear
 from causal_oracle.oracle.clear import tasks as solver
@@ -223,6 +224,14 @@ class Clear(Family[Question, solver.Solution]):
             more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
             why += f" ({'; '.join(shown[:5])}{more}); any of them is accepted"
         return why
+
+    def dot(self, question: Question, solution: solver.Solution) -> str | None:
+        g = question.graph
+        return digraph("clear", g.nodes, sorted(g.directed),
+                       bidirected=sorted(tuple(sorted(e)) for e in g.bidirected),
+                       undirected=sorted(tuple(sorted(e)) for e in g.undirected),
+                       marked_nodes=set(question.names),
+                       title=f"{question.task.value}: {format_value(question, solution.value)}")
 
     def read_reply(self, question: Question, text: str) -> Any:
         return interpret(question, _read(text))

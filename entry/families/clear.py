@@ -227,10 +227,13 @@ class Clear(Family[Question, solver.Solution]):
 
     def dot(self, question: Question, solution: solver.Solution) -> str | None:
         g = question.graph
+        value = solution.value  # node answers (a set of nodes, one node) are marked too
+        found = {v for v in value if v in g.nodes} if isinstance(value, frozenset | set) \
+            else {value} if isinstance(value, str) and value in g.nodes else set()
         return digraph("clear", g.nodes, sorted(g.directed),
                        bidirected=sorted(tuple(sorted(e)) for e in g.bidirected),
                        undirected=sorted(tuple(sorted(e)) for e in g.undirected),
-                       marked_nodes=set(question.names),
+                       marked_nodes=set(question.names) | found,
                        title=f"{question.task.value}: {format_value(question, solution.value)}")
 
     def read_reply(self, question: Question, text: str) -> Any:

@@ -227,3 +227,36 @@ def test_a_reachable_server_refuses_other_families_unless_told(
     assert code == 0, err
     where = json.loads(report.read_text(encoding="utf-8"))["where"]
     assert where == {"server": thread.target, "remote_rows": 0, "in_process_rows": 40}
+
+
+@pytest.fixture
+def toy() -> Any:
+    import sys
+
+    sys.path.insert(0, str(TESTS))
+    import toy_family  # type: ignore[import-not-found]
+
+    REGISTRY.register(toy_family.FAMILY)
+    yield toy_family.FAMILY
+    REGISTRY.unregister(toy_family.FAMILY.name)
+
+
+def test_a_family_without_a_graph_says_so(toy: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(["explain", "--prompt", "Toy: is 3 + 4 even?", "--json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["family"], data["dot"], data["derivation"]) == (toy.name, None, None)
+    code, _, err = _run(["explain", "--prompt", "Toy: is 3 + 4 even?", "--dot"], capsys)
+    assert code == 2 and f"the {toy.name} family has no graph to draw" in err
+
+
+def test_explain_json_of_a_corr2cause_item_carries_its_derivation(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["explain", "--premise", P3, "--hypothesis",
+                         "There exists at least one collider (i.e., common effect) of A and B.",
+                         "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["family"] == "corr2cause" and data["answer_text"] == "yes"
+    assert data["derivation"]["colliders"][0]["triple"] == ["A", "C", "B"]
+    assert data["dot"].startswith("digraph cpdag")

@@ -8,6 +8,7 @@ documentation)::
     co.explain(premise, hypothesis)       # the derivation in words (text/json/dot)
     co.answer(prompt)                     # CI-Bench CP/BA/FI/CI, IE, or Corr2Cause
     co.grade(prompt, model_answer)        # is a model's answer right?
+    co.grade_file("replies.jsonl")        # grade every reply in a file
     co.audit("data.jsonl")                # re-derive every gold label of a dataset
 
 Every answer's certificate has been re-verified by the independent checker.
@@ -19,6 +20,7 @@ from causal_oracle.api import (
     BudgetExceeded,
     CertificateRejected,
     Grade,
+    GradeFileResult,
     InputError,
     OracleError,
     ParseError,
@@ -29,6 +31,7 @@ from causal_oracle.api import (
     audit,
     explain,
     grade,
+    grade_file,
     verify,
 )
 
@@ -46,6 +49,7 @@ __all__ = [
     "BudgetExceeded",
     "CertificateRejected",
     "Grade",
+    "GradeFileResult",
     "InputError",
     "OracleError",
     "ParseError",
@@ -57,5 +61,6 @@ __all__ = [
     "audit",
     "explain",
     "grade",
+    "grade_file",
     "verify",
 ]

@@ -18,13 +18,16 @@ Verbs
 -----
 verify(premise, hypothesis=None, *, profile="corr2cause")
     Label one Corr2Cause item → ``VerifyResult``.
-explain(premise, hypothesis=None, *, profile=..., format="text")
-    The derivation in words (or JSON / Graphviz DOT) → ``str``.
+explain(prompt_or_premise, hypothesis=None, *, task=None, profile=..., format="text")
+    Why the answer to a question of any family is right, in words (or JSON / Graphviz
+    DOT where the family draws a graph) → ``str``.
 answer(prompt, task=None)
     The certified answer to a CP/BA/FI/CI/IE question or a Corr2Cause item
     → ``TaskAnswer``.
 grade(prompt, model_answer, task=None)
     Read a model's answer and grade it against the oracle → ``Grade``.
+grade_file(path, *, reply_column=None, ...)
+    Grade every reply in a file of prompts and replies → ``GradeFileResult``.
 audit(source, *, profile=..., workers=1, columns=None)
     Re-derive every gold label of a dataset (a file or rows) → ``AuditReport``.
 
@@ -35,6 +38,7 @@ time budget is exceeded.  Both derive from ``OracleError``.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -42,6 +46,8 @@ from typing import Any
 
 from causal_oracle.clients.audit import audit_rows, run_audit
 from causal_oracle.clients.audit_report import AuditReport
+from causal_oracle.clients.grade_file import GradeFileResult
+from causal_oracle.clients.grade_file import grade_file as run_grade_file
 from causal_oracle.clients.row_audit import Columns
 from causal_oracle.entry import (
     BudgetExceeded,
@@ -114,17 +120,26 @@ def verify(premise: str, hypothesis: str | None = None, *,
     return default().verify(premise, hypothesis, prof)
 
 
-def explain(premise: str, hypothesis: str | None = None, *,
+def explain(premise: str, hypothesis: str | None = None, *, task: str | None = None,
             profile: str | Profile = Profile.CORR2CAUSE, format: str = "text") -> str:
-    """Explain the label of a Corr2Cause item: the derivation in words.
+    """Explain the answer to one question of any family: the derivation in words.
 
     Parameters
     ----------
-    premise, hypothesis, profile
+    premise : str
+        A Corr2Cause premise (with ``hypothesis``), or — with ``hypothesis`` omitted —
+        the question of any registered family, as for ``answer``.
+    hypothesis : str, optional
+        The Corr2Cause hypothesis.
+    task : str, optional
+        A family or task name (detected from the text when omitted).
+    profile
         As for ``verify``.
     format : {"text", "json", "dot"}
-        Plain text (adjacencies, colliders, forced orientations, the class, the
-        hypothesis per member); a JSON document of the same; or Graphviz DOT.
+        Plain text (Corr2Cause: adjacencies, colliders, forced orientations, the class,
+        the hypothesis per member); JSON (the family's derivation as data where it has
+        one — Corr2Cause's — else the answer and the words); or Graphviz DOT of the
+        question's graph, for the families that have one.
 
     Returns
     -------
@@ -133,7 +148,8 @@ def explain(premise: str, hypothesis: str | None = None, *,
     Raises
     ------
     InputError, ParseError, BudgetExceeded
-        As for ``verify``; ``InputError`` also for an unknown ``format``.
+        As for ``verify``; ``InputError`` also for an unknown ``format``, or ``dot`` for
+        a family with no graph.
 
     Examples
     --------
@@ -146,11 +162,26 @@ def explain(premise: str, hypothesis: str | None = None, *,
     Conclusion: entailment (valid): the relation holds in every member.
     >>> "C is a collider A→C←B" in text
     True
+    >>> print(co.explain("Given a DAG (directed acyclic graph) with nodes A, B and "
+    ...                  "directed edges A->B. Is there a directed path from A to B?",
+    ...                  format="dot").splitlines()[0])
+    digraph clear {
     """
     if format not in _EXPLANATION_FORMATS:
         raise InputError(f"unknown explanation format {format!r}; expected one of "
                          f"{', '.join(_EXPLANATION_FORMATS)}")
-    return verify(premise, hypothesis, profile=profile).explain(format)
+    if hypothesis is not None:
+        return verify(premise, hypothesis, profile=profile).explain(format)
+    explained = default().explain(premise, task, profile=profile)
+    if format == "dot":
+        if explained.dot is None:
+            raise InputError(f"the {explained.family} family has no graph to draw")
+        return explained.dot
+    if format == "json":
+        data = explained.derivation if explained.derivation is not None else \
+            explained.to_json()
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    return explained.explanation
 
 
 def answer(prompt: str, task: str | None = None) -> TaskAnswer:
@@ -210,7 +241,10 @@ def grade(prompt: str, model_answer: str, task: str | None = None) -> Grade:
     Returns
     -------
     Grade
-        ``correct`` is None (never False) when the answer cannot be read.
+        ``correct`` (a bool: False for a reply that cannot be read, with ``readable``
+        False, or when no answer is right, with ``gradable`` False), ``normalised``,
+        ``expected``, ``reason``, ``grade`` (the one-word verdict) and ``family``;
+        ``to_json()`` is what ``causal-oracle grade --json`` prints.
 
     Raises
     ------
@@ -228,10 +262,54 @@ def grade(prompt: str, model_answer: str, task: str | None = None) -> Grade:
     True
     >>> co.grade(item, "entailment").correct
     False
-    >>> co.grade(item, "It depends.").normalised
-    'UNREADABLE'
+    >>> graded = co.grade(item, "It depends.")
+    >>> graded.normalised, graded.readable, graded.correct, graded.grade
+    ('UNREADABLE', False, False, 'UNREADABLE')
     """
     return default().grade(prompt, model_answer, task)
+
+
+def grade_file(path: str | os.PathLike[str], *, reply_column: str | None = None,
+               prompt_column: str | None = None, task: str | None = None,
+               profile: str | Profile = Profile.CORR2CAUSE,
+               records: str | os.PathLike[str] | None = None) -> GradeFileResult:
+    """Grade every reply in a file of prompts and replies (``causal-oracle grade FILE``).
+
+    Each row's question is read as ``audit`` reads rows (or from its ``prompt`` column),
+    its reply from ``reply_column`` (detected among ``response``, ``completion``,
+    ``output``, ``prediction``, ``answer`` when exactly one is present), and graded as
+    ``grade`` grades one reply; see ``clients.grade_file`` for every count.
+
+    Returns
+    -------
+    GradeFileResult
+        ``rows`` (per row: ``Grade`` or the error that kept it from being graded, and the
+        verdict against the file's gold), ``summary``, ``by_family``, ``by_task``
+        (``accuracy``, ``unreadable_share``, ``accuracy_readable``, ``accuracy_gold``…);
+        ``to_json()`` is what ``grade FILE --json`` prints.
+
+    Raises
+    ------
+    InputError
+        The file is missing or unreadable, a named column is absent, the reply column is
+        ambiguous, or no row could be graded.
+
+    Examples
+    --------
+    >>> import causal_oracle as co, json, tempfile, pathlib
+    >>> item = ("Premise: Suppose there is a closed system of 2 variables, A and B. All "
+    ...         "the statistical relations among these 2 variables are as follows: A "
+    ...         "correlates with B.\\nHypothesis: A directly causes B.")
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "replies.jsonl").write_text("\\n".join(json.dumps(
+    ...     {"prompt": item, "response": reply}) for reply in ("No.", "Yes.", "Hmm")))
+    >>> result = co.grade_file(folder / "replies.jsonl")
+    >>> s = result.summary
+    >>> s.items, s.correct, s.scored - s.readable, s.accuracy, s.accuracy_readable
+    (3, 1, 1, 0.3333, 0.5)
+    """
+    return run_grade_file(path, reply_column=reply_column, prompt_column=prompt_column,
+                          task=task, profile=profile, records=records)
 
 
 def audit(source: str | os.PathLike[str] | Iterable[dict[str, Any]], *,
@@ -308,6 +386,7 @@ __all__ = [
     "BudgetExceeded",
     "CertificateRejected",
     "Grade",
+    "GradeFileResult",
     "InputError",
     "OracleError",
     "ParseError",
@@ -318,5 +397,6 @@ __all__ = [
     "audit",
     "explain",
     "grade",
+    "grade_file",
     "verify",
 ]

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from causal_oracle.clients import columns as roles
 from causal_oracle.clients import readers, row_audit
 from causal_oracle.clients.audit_report import AuditReport
 from causal_oracle.clients.exits import quiet_pool
@@ -112,7 +113,8 @@ def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
     start = time.perf_counter()
     source = readers.open_source(path)
     columns = source.columns()
-    detected = readers.detect_columns(columns, _given(cols))
+    roles.check_named(cols.given(), columns, source.has_column)
+    detected = readers.detect_columns(columns, cols.given())
     cols = Columns(**detected.names)
     report.source = {"path": str(path), "format": source.describe(), "unit": source.unit,
                      "columns": columns, "layout": detected.layout,
@@ -138,13 +140,6 @@ def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
                 progress(report.summary.items, total, time.perf_counter() - start)
     report.seconds = time.perf_counter() - start
     return report
-
-
-def _given(cols: Columns) -> dict[str, str]:
-    """The column names the caller set (those that differ from the defaults)."""
-    default = Columns()
-    return {role: getattr(cols, role) for role in readers.ROLES
-            if getattr(cols, role) != getattr(default, role)}
 
 
 def audit_rows(rows: Iterable[dict[str, Any]], *, cols: Columns = DEFAULT_COLUMNS,

@@ -1,4 +1,8 @@
-"""``causal-oracle`` command line: verify, explain, audit (in-process by default).
+"""``causal-oracle`` command line: every verb, in-process by default.
+
+The verbs on one question (``verify``, ``explain``, ``answer``, ``grade``) and
+``grade FILE`` are ``clients.answer_cli``'s; ``audit`` is here; the others register
+from their own modules.
 
 Exit codes (``clients/exits.py``): 0 success, 2 bad input or an unusable path or
 server (the message names it and says why), 3 an ``audit --fail-on`` gate was
@@ -41,72 +45,7 @@ from causal_oracle.clients.outputs import atomic_output, check_input, check_outp
 from causal_oracle.clients.progress import progress_bar
 from causal_oracle.clients.readers import at_row
 from causal_oracle.clients.row_audit import Columns
-from causal_oracle.entry import (
-    InputError,
-    VerifyResult,
-    configure,
-    default,
-)
-
-EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def _add_item_arguments(p: argparse.ArgumentParser) -> None:
-    limit_options(p)
-    p.add_argument("--premise", help="premise text, as the benchmark writes it")
-    p.add_argument("--hypothesis", help="hypothesis text")
-    p.add_argument("--input", dest="input_text",
-                   help='published layout: "Premise: …\\nHypothesis: …" (use $\'…\\n…\')')
-    profile_option(p)
-    server_options(p)
-
-
-def _run_item(args: argparse.Namespace, explanation: str | None = None) -> VerifyResult:
-    if args.input_text is not None:
-        if args.premise or args.hypothesis:
-            raise InputError("give either --input or --premise/--hypothesis, not both")
-        text = args.input_text.replace("\\n", "\n")
-        if args.server:
-            with client(args) as remote:
-                return remote.verify_result(input=text, profile=args.profile,
-                                            explanation=explanation)
-        return default().verify_input(text, args.profile)
-    if args.premise is None or args.hypothesis is None:
-        raise InputError("give --premise and --hypothesis (or --input)")
-    if args.server:
-        with client(args) as remote:
-            return remote.verify_result(args.premise, args.hypothesis, profile=args.profile,
-                                        explanation=explanation)
-    return default().verify(args.premise, args.hypothesis, args.profile)
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    result = _run_item(args)
-    summary = result.summary()
-    if args.json:
-        print(json.dumps(summary, ensure_ascii=False))
-        return EXIT_OK
-    label = summary["label"]
-    shown = "none (inconsistent premise)" if label is None else \
-        f"{label} ({'valid' if label else 'invalid'})"
-    print(f"label:      {shown}")
-    print(f"relation:   {summary['relation']}")
-    if summary["holds_in"] is None:
-        print(f"class size: {summary['class_size']} (too many to list: the label comes from "
-              f"SAT queries over the whole class)")
-    else:
-        print(f"class size: {summary['class_size']} (the relation holds in "
-              f"{summary['holds_in']} of them)")
-    if summary["ambiguous"]:
-        print(f"ambiguous:  profiles disagree {summary['labels_by_profile']}")
-    print(f"checked:    {'certificate re-verified' if summary['certificate_checked'] else 'NO'}")
-    print(f"reason:     {summary['reason']}")
-    return EXIT_OK
-
-
-def cmd_explain(args: argparse.Namespace) -> int:
-    print(_run_item(args, explanation=args.format).explain(args.format))
-    return EXIT_OK
+from causal_oracle.entry import InputError, configure
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -128,16 +67,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() and not args.quiet
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     if args.server:
-        from causal_oracle.clients.remote import RemoteVerifier
+        from causal_oracle.clients.remote_audit import remote_audit, where
 
         with client(args) as remote:
-            report = run_audit(path, cols=cols, profile=args.profile, workers=1,
-                               progress=progress_bar if show else None,
-                               verifier=RemoteVerifier(remote))
+            report = remote_audit(path, server=args.server, remote=remote, cols=cols,
+                                  profile=args.profile, local_fallback=args.local_fallback,
+                                  workers=workers, progress=progress_bar if show else None)
     else:
         report = run_audit(path, cols=cols, profile=args.profile, workers=workers,
                            progress=progress_bar if show else None)
     data = report.to_json()
+    if args.server:
+        data["where"] = where(report, args.server)
     if args.baseline:
         data["baseline_diff"] = gate.compare_baseline(data, Path(args.baseline))
     nothing_read(report)
@@ -163,6 +104,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
         first = report.unreadable[0]
         print(f"unreadable rows: {len(report.unreadable)}, first: "
               f"{at_row(unit, first['row'], first['error'])}")
+    if args.server and report.in_process:
+        ran = data["where"]
+        print(f"rows labelled by the server {args.server}: {ran['remote_rows']}; computed "
+              f"in-process (--local-fallback): {ran['in_process_rows']}")
     if args.report:
         print(f"report written to {args.report}")
     return _audit_outputs(args, path, cols, data, fail_on)
@@ -192,8 +137,8 @@ def _audit_outputs(args: argparse.Namespace, path: Path, cols: Columns, data: di
     reasons = gate.triggered(data, fail_on)
     if reasons:
         print(f"gate failed (--fail-on {args.fail_on}): {'; '.join(reasons)}")
-        return gate.EXIT_GATE
-    return EXIT_OK
+        return exits.EXIT_GATE
+    return exits.EXIT_OK
 
 
 
@@ -224,16 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     limit_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("verify", help="label one Corr2Cause item")
-    _add_item_arguments(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_verify)
-
-    p = sub.add_parser("explain", help="explain the label of one Corr2Cause item")
-    _add_item_arguments(p)
-    p.add_argument("--format", choices=("text", "json", "dot"), default="text",
-                   help="text (default), json, or dot (Graphviz) for the equivalence class")
-    p.set_defaults(func=cmd_explain)
+    answer_cli.add_cli_commands(sub)
 
     p = sub.add_parser("audit", help="re-derive every gold label of a dataset")
     p.add_argument("path", help="JSONL, JSON array, CSV/TSV (any delimiter), Parquet file, or "
@@ -261,13 +197,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="CLadder's model file (test-model-meta.json): the backgrounds of the "
                         "rows of its question files, joined by meta.model_id")
     server_options(p)
+    p.add_argument("--local-fallback", action="store_true",
+                   help="with --server: compute in-process the rows the server cannot audit "
+                        "(other families; all rows when it is unreachable) instead of "
+                        "exiting 2")
     p.set_defaults(func=cmd_audit)
 
     serve_cli.add_cli_command(sub)
     lm_eval_export.add_cli_commands(sub)
     generate.add_cli_command(sub)
-
-    answer_cli.add_cli_commands(sub)
     try:
         from causal_oracle.clients import evaluate
     except ImportError:

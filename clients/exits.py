@@ -7,12 +7,13 @@ code  meaning
 1     a bug: an exception nobody meant (``--debug`` shows its traceback),
       including a server's own bug (gRPC ``INTERNAL``/``UNKNOWN``)
 2     bad input, or an unusable path or server: the line names it and says why
-3     an ``audit --fail-on`` finding (``gate.EXIT_GATE``)
+3     an ``audit --fail-on`` finding (``EXIT_GATE``)
 130   interrupted (Ctrl-C): ``causal-oracle: interrupted``, workers stopped quietly
 ====  =====================================================================
 
-``exit_code(error, server=…, debug=…)`` prints the line for an exception that
-ended a verb and returns the code.  ``quiet_pool(ctx, workers)`` is a
+The codes are defined here and nowhere else (``EXIT_OK`` … ``EXIT_INTERRUPTED``); every
+verb returns one of them.  ``exit_code(error, server=…, debug=…)`` prints the line for
+an exception that ended a verb and returns the code.  ``quiet_pool(ctx, workers)`` is a
 ``multiprocessing`` pool whose workers ignore SIGINT: Ctrl-C in a terminal
 reaches every process of the group, and only the parent should answer it (it
 terminates the pool on the way out), not each worker with a traceback.

@@ -3,7 +3,7 @@
 A generator author runs ``causal-oracle audit DATA --fail-on ...`` in CI.  The
 gate turns an audit report (``clients.audit_report.AuditReport.to_json()``) into
 
-* an exit status — ``EXIT_GATE`` (3) when any selected finding is present:
+* an exit status — ``exits.EXIT_GATE`` (3) when any selected finding is present:
   ``disagree`` (a binary gold label the oracle rejects), ``inconsistent`` (a
   premise no DAG fits), ``unreadable`` (a row that cannot be read), ``new``
   (a disagreement absent from the baseline);
@@ -23,8 +23,6 @@ from xml.etree import ElementTree as ET
 
 from causal_oracle.clients.outputs import atomic_output
 from causal_oracle.entry import InputError
-
-EXIT_GATE = 3
 
 
 class Finding(enum.Enum):

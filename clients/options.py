@@ -5,16 +5,26 @@ in-process limits (time budget, text size, statements; ``limits_of`` reads them 
 ``profile_option`` the semantics profile; ``client`` opens the gRPC client the server
 options describe.  A limit may be given before or after the verb.  Verbs take these
 instead of declaring their own, so every verb spells an option the same way.
+
+The verbs on one question (``verify``, ``explain``, ``answer``, ``grade``) share one
+grammar, ``question_options``: ``--prompt TEXT`` for any family (detected from the
+text; ``--task`` forces one), ``--premise``/``--hypothesis`` for a Corr2Cause item, and
+``--json``.  Old spellings stay as ``deprecated`` aliases that say so on stderr
+(``--input`` for ``--prompt``, ``--answer`` for ``--reply``, ``--format json`` for
+``--json``).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from causal_oracle.clients.arg_types import positive
-from causal_oracle.entry import DEFAULT_BUDGET_S, PROFILES, InputError, Limits
+from causal_oracle.clients.columns import ROLES
+from causal_oracle.entry import DEFAULT_BUDGET_S, PROFILES, REGISTRY, InputError, Limits, join_input
 from causal_oracle.entry.limits import IN_PROCESS_STATEMENTS, IN_PROCESS_TEXT_BYTES
 
 
@@ -51,7 +61,7 @@ def limits_of(args: argparse.Namespace) -> Limits | None:
     return Limits.in_process(**changes) if changes else None
 
 
-COLUMN_ROLES = ("premise", "hypothesis", "input", "label", "relation", "id")
+COLUMN_ROLES = ROLES
 
 
 def column_options(p: argparse.ArgumentParser) -> None:
@@ -77,6 +87,55 @@ def profile_option(p: argparse.ArgumentParser, compelled: bool = False) -> None:
                         + ("; compelled: the Corr2Cause++ reading" if compelled else ""))
 
 
+def deprecation(old: str, new: str) -> None:
+    """The one-line notice an old spelling prints on stderr."""
+    print(f"causal-oracle: {old} is deprecated; use {new}", file=sys.stderr)
+
+
+class Deprecated(argparse.Action):
+    """An old option spelling: stores like the new one and says so on stderr."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, new: str,
+                 **kwargs: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        deprecation(option_string or "/".join(self.option_strings), self.new)
+        setattr(namespace, self.dest, values)
+
+
+def question_options(p: argparse.ArgumentParser) -> None:
+    """``--prompt`` (any family) or ``--premise``/``--hypothesis`` (Corr2Cause),
+    ``--task``, ``--json``; ``--input`` stays as a deprecated ``--prompt``."""
+    p.add_argument("--prompt", help="the question, as the benchmark writes it, of any family "
+                   "(detected from the text; \\n is read as a newline)")
+    p.add_argument("--input", dest="input_text", action=Deprecated, new="--prompt",
+                   help=argparse.SUPPRESS)
+    p.add_argument("--premise", help="a Corr2Cause premise (with --hypothesis)")
+    p.add_argument("--hypothesis", help="a Corr2Cause hypothesis (with --premise)")
+    p.add_argument("--task", metavar="TASK",
+                   help=f"family or task ({', '.join(REGISTRY.tasks())}; default: detected "
+                        f"from the text)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def question_of(args: argparse.Namespace) -> str:
+    """The question text the options give (``\\n`` read as a newline); ``InputError``
+    when none or both forms are given."""
+    pair = args.premise is not None or args.hypothesis is not None
+    given = [t for t in (args.prompt, getattr(args, "input_text", None)) if t is not None]
+    if len(given) > 1 or (given and pair):
+        raise InputError("give one of --prompt or --premise/--hypothesis, not both")
+    if given:
+        return str(given[0]).replace("\\n", "\n")
+    if args.premise is None or args.hypothesis is None:
+        raise InputError("give --prompt TEXT (any benchmark's question), or --premise and "
+                         "--hypothesis (a Corr2Cause item)")
+    return join_input(args.premise.strip(), args.hypothesis.strip())
+
+
 def client(args: argparse.Namespace) -> Any:
     """The ``OracleClient`` of ``args.server`` with its TLS files read."""
     from causal_oracle.clients.remote import OracleClient
@@ -97,5 +156,6 @@ def client(args: argparse.Namespace) -> Any:
                         tls_client_key=read("--server-key", args.server_key))
 
 
-__all__ = ["COLUMN_ROLES", "client", "column_options", "columns_of", "limit_options", "limits_of",
-           "profile_option", "server_options"]
+__all__ = ["COLUMN_ROLES", "Deprecated", "client", "column_options", "columns_of",
+           "deprecation", "limit_options", "limits_of", "profile_option", "question_of",
+           "question_options", "server_options"]

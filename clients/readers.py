@@ -31,28 +31,32 @@ directory              ``datasets`` ``save_to_disk`` output (``state.json`` +
                        ``*.jsonl``, ``*.csv`` …, searched recursively)
 =====================  ====================================================
 
-Column roles (premise, hypothesis, input, label, relation, id, task, prompt) are
-matched by ``detect_columns``: a name given by the user wins; otherwise the
-default name, then well-known aliases (``sentence1``/``sentence2``, ``text``,
-``gold``, ``answer`` …).  It returns what it found, in words, so the CLI can say
-it.  Upstream intervention-effect templates (header ``dag|prompt|question|label``)
-are turned into task rows ``{"task": "IE", "prompt": prompt + ". \\n" + question,
-"label": …}``: the placeholders ``<T1>``, ``<vT1>`` and ``<do>`` stay in the text
-and the IE grammar reads them as names, so the templates themselves are audited.
+The text formats' own readers are ``clients.text_formats`` (which also turns upstream
+intervention-effect templates, header ``dag|prompt|question|label``, into IE task
+rows); which column holds which role is ``clients.columns``'s business
+(``detect_columns``, re-exported here).
 """
 
 from __future__ import annotations
 
-import csv
 import enum
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from causal_oracle.clients.columns import ALIASES, ROLES, Detected, detect_columns, fix_hint
+from causal_oracle.clients.text_formats import (
+    DELIMITED_SUFFIXES,
+    Record,
+    delimited_records,
+    ie_template_row,
+    json_array_records,
+    json_line,
+    jsonl_records,
+    sniff_delimiter,
+)
 from causal_oracle.entry import InputError
 
 
@@ -65,206 +69,8 @@ class Format(enum.Enum):
 
 
 TEXT_FORMATS = (Format.JSONL, Format.JSON_ARRAY, Format.DELIMITED)
-_DELIMITED_SUFFIXES = {".csv": ",", ".tsv": "\t", ".psv": "|", ".txt": None}
-_DATA_SUFFIXES = (".parquet", ".arrow", ".jsonl", ".ndjson", ".json", *_DELIMITED_SUFFIXES)
+_DATA_SUFFIXES = (".parquet", ".arrow", ".jsonl", ".ndjson", ".json", *DELIMITED_SUFFIXES)
 _SKIP_JSON = {"dataset_info.json", "state.json", "dataset_dict.json"}
-
-
-@dataclass(frozen=True)
-class Record:
-    """One row: ``ref`` is the 1-based file line (text) or record number (binary)."""
-
-    ref: int
-    row: dict[str, Any] | None
-    error: str | None = None
-
-
-def _bad_bytes(raw: bytes, line: int) -> str:
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return (f"line {line}, byte {error.start + 1}: not UTF-8 "
-                f"(0x{raw[error.start]:02x}); the row is skipped")
-    return ""
-
-
-def _decode_lines(data: bytes) -> list[str]:
-    """Lines of ``data`` as text; undecodable bytes become lone surrogates (flagged later)."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.decode("utf-8", errors="surrogateescape").splitlines(keepends=True)
-
-
-def _has_bad_byte(text: str) -> int:
-    """1-based index of the first undecodable byte in ``text`` (0 if none)."""
-    for i, ch in enumerate(text):
-        if "\udc80" <= ch <= "\udcff":
-            return i + 1
-    return 0
-
-
-def _bad_value(value: Any) -> bool:
-    if isinstance(value, str):
-        return _has_bad_byte(value) > 0
-    if isinstance(value, dict):
-        return any(_bad_value(v) for v in value.values()) or any(_bad_value(k) for k in value)
-    if isinstance(value, list):
-        return any(_bad_value(v) for v in value)
-    return False
-
-
-# ---- text formats ------------------------------------------------------------------------
-
-def _jsonl(path: Path) -> Iterator[Record]:
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            if not raw.strip():
-                continue
-            yield json_line(number, raw)
-
-
-def json_line(number: int, raw: bytes | str) -> Record:
-    """Decode one JSONL line (``number`` is its 1-based line).
-
-    orjson decodes the lines it accepts (several times faster); any line it refuses
-    is decoded again by the standard library, whose reading and error messages
-    (column, BOM, bad bytes, nesting) are the contract."""
-    if isinstance(raw, bytes) and not raw.startswith(b"\xef\xbb\xbf"):
-        try:
-            fast = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if isinstance(fast, dict):
-                return Record(number, fast)
-    if isinstance(raw, bytes):
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return Record(number, None, _bad_bytes(raw, number))
-    try:
-        row = json.loads(raw)
-    except json.JSONDecodeError as error:
-        return Record(number, None, f"line {number}, column {error.colno}: invalid JSON: "
-                                    f"{error.msg}")
-    except RecursionError:
-        return Record(number, None, f"line {number}: JSON nested too deeply")
-    if not isinstance(row, dict):
-        return Record(number, None, f"line {number}: expected a JSON object, got "
-                                    f"{type(row).__name__}")
-    return Record(number, row)
-
-
-def _json_array(path: Path) -> Iterator[Record]:
-    """Objects of a top-level JSON array, each referenced by the line it starts on.
-
-    A broken element is reported and reading resumes at the next line that starts
-    an object; a non-UTF-8 byte makes the element holding it unreadable."""
-    text = "".join(_decode_lines(path.read_bytes()))
-    decoder = json.JSONDecoder()
-    pos = _skip_ws(text, 0)
-    if pos >= len(text) or text[pos] != "[":
-        yield from (json_line(n, line) for n, line in enumerate(text.splitlines(), 1)
-                    if line.strip())
-        return
-    pos += 1
-    line = 1 + text.count("\n", 0, pos)
-    last = pos
-    while True:
-        pos = _skip_ws(text, pos)
-        if pos < len(text) and text[pos] == ",":
-            pos = _skip_ws(text, pos + 1)
-        if pos >= len(text):
-            yield Record(line, None, f"line {line}: the JSON array is not closed")
-            return
-        if text[pos] == "]":
-            return
-        line += text.count("\n", last, pos)
-        last = pos
-        try:
-            row, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError as error:
-            yield Record(line, None, f"line {error.lineno}, column {error.colno}: invalid "
-                                     f"JSON: {error.msg}")
-            nxt = _next_object_line(text, error.pos if error.pos > pos else pos + 1)
-            if nxt < 0:
-                return
-            pos = nxt
-            continue
-        except RecursionError:
-            yield Record(line, None, f"line {line}: JSON nested too deeply")
-            nxt = _next_object_line(text, pos + 1)
-            if nxt < 0:
-                return
-            pos = nxt
-            continue
-        if not isinstance(row, dict):
-            yield Record(line, None, f"line {line}: expected a JSON object, got "
-                                     f"{type(row).__name__}")
-        elif _bad_value(row):
-            yield Record(line, None, f"line {line}: the object holds bytes that are not "
-                                     f"UTF-8; the row is skipped")
-        else:
-            yield Record(line, row)
-        pos = end
-
-
-def _skip_ws(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\r\n":
-        pos += 1
-    return pos
-
-
-def _next_object_line(text: str, pos: int) -> int:
-    """Position of the next ``{`` that opens a line (after blanks), or -1."""
-    while True:
-        nl = text.find("\n", pos)
-        if nl < 0:
-            return -1
-        at = _skip_ws(text, nl + 1)
-        if at < len(text) and text[at] == "{":
-            return at
-        pos = nl + 1
-
-
-def sniff_delimiter(header: str, suffix: str) -> str:
-    """The delimiter of a header line: the suffix's, unless another one splits it better."""
-    counts = {d: header.count(d) for d in (",", "\t", "|", ";")}
-    preferred = _DELIMITED_SUFFIXES.get(suffix)
-    best = max(counts, key=lambda d: counts[d])
-    if preferred and counts[preferred] and counts[preferred] >= counts[best] // 2:
-        return preferred
-    return best if counts[best] else (preferred or ",")
-
-
-def _delimited(path: Path) -> Iterator[Record]:
-    lines = _decode_lines(path.read_bytes())
-    if not lines:
-        return
-    delimiter = sniff_delimiter(lines[0], path.suffix.lower())
-    reader = csv.reader(lines, delimiter=delimiter)
-    try:
-        header = next(reader)
-    except StopIteration:
-        return
-    header = [h.strip() for h in header]
-    start = reader.line_num + 1
-    for fields in reader:
-        line, start = start, reader.line_num + 1
-        if not fields or all(not f.strip() for f in fields):
-            continue
-        bad = next((f for f in fields if _has_bad_byte(f)), None)
-        if bad is not None:
-            yield Record(line, None, f"line {line}: a field holds bytes that are not UTF-8 "
-                                     f"(byte {_has_bad_byte(bad)} of the field); the row "
-                                     f"is skipped")
-        elif len(fields) != len(header):
-            yield Record(line, None, f"line {line}: {len(fields)} fields separated by "
-                                     f"{delimiter!r}, the header has {len(header)}")
-        else:
-            yield Record(line, dict(zip(header, fields, strict=True)))
 
 
 # ---- binary formats ----------------------------------------------------------------------
@@ -352,7 +158,7 @@ def format_of(path: Path) -> Format:
         return Format.PARQUET
     if suffix == ".arrow":
         return Format.ARROW
-    if suffix in _DELIMITED_SUFFIXES:
+    if suffix in DELIMITED_SUFFIXES:
         return Format.DELIMITED
     with path.open("rb") as handle:
         head = handle.read(4096)
@@ -437,6 +243,15 @@ class Source:
                     return list(record.row)
         return []
 
+    def has_column(self, name: str) -> bool:
+        """Whether any row has a column ``name`` (the schema for binary files; for text,
+        the first row, then a scan: rows of a mixed file differ)."""
+        if name in self.columns():
+            return True
+        if self.binary:
+            return False
+        return any(record.row is not None and name in record.row for record in self.records())
+
     def records(self) -> Iterator[Record]:
         """Every row in order; with several files (or binary ones) refs are record numbers."""
         if self.unit == "line":
@@ -467,15 +282,15 @@ class Source:
 
     def _file_records(self, file: Path, fmt: Format) -> Iterator[Record]:
         if fmt is Format.JSONL:
-            yield from _jsonl(file)
+            yield from jsonl_records(file)
         elif fmt is Format.JSON_ARRAY and len(self.files) == 1:
             if self._array is None:
-                self._array = list(_json_array(file))
+                self._array = list(json_array_records(file))
             yield from self._array
         elif fmt is Format.JSON_ARRAY:
-            yield from _json_array(file)
+            yield from json_array_records(file)
         elif fmt is Format.DELIMITED:
-            for record in _delimited(file):
+            for record in delimited_records(file):
                 yield ie_template_row(record)
         else:
             number = 0
@@ -504,89 +319,6 @@ def read_records(path: str | Path) -> Iterator[Record]:
     return open_source(path).records()
 
 
-# ---- rows and columns --------------------------------------------------------------------
-
-IE_TEMPLATE_COLUMNS = frozenset({"prompt", "question", "label"})
-
-
-def ie_template_row(record: Record) -> Record:
-    """An intervention-effect template row as a task row (other rows unchanged)."""
-    row = record.row
-    if row is None or "task" in row or not row.keys() >= IE_TEMPLATE_COLUMNS:
-        return record
-    out = {k: v for k, v in row.items() if k not in ("prompt", "question")}
-    out.update(task="IE", prompt=f"{row['prompt']}. \n{row['question']}",
-               label=str(row["label"]).strip())
-    return Record(record.ref, out)
-
-
-ROLES = ("premise", "hypothesis", "input", "label", "relation", "id")
-ALIASES: Mapping[str, Sequence[str]] = {
-    "premise": ("premise", "context", "sentence1", "Premise"),
-    "hypothesis": ("hypothesis", "sentence2", "claim", "Hypothesis"),
-    "input": ("input", "text", "Input", "question_text"),
-    "label": ("label", "labels", "gold", "gold_label", "answer", "target", "Label"),
-    "relation": ("relation", "gold_relation", "causal_relation"),
-    "id": ("id", "uid", "idx", "ID"),
-}
-
-
-@dataclass(frozen=True)
-class Detected:
-    """Column names per role, and a sentence saying how they were found."""
-
-    names: dict[str, str]
-    message: str
-    layout: str  # "generator", "published", "task" or "unknown"
-
-
-def detect_columns(columns: Sequence[str], given: Mapping[str, str] | None = None
-                   ) -> Detected:
-    """Match roles to ``columns``: ``given`` (user flags, role → name) wins, then aliases.
-
-    >>> d = detect_columns(["sentence1", "sentence2", "gold"])
-    >>> d.names["premise"], d.names["label"], d.layout
-    ('sentence1', 'gold', 'generator')
-    """
-    given = dict(given or {})
-    present = set(columns)
-    names: dict[str, str] = {}
-    notes: list[str] = []
-    for role in ROLES:
-        if role in given and given[role] != role:
-            names[role] = given[role]
-            continue
-        found = next((a for a in ALIASES[role] if a in present), role)
-        names[role] = found
-        if found != role:
-            notes.append(f"{role}←{found!r}")
-    if "task" in present and "prompt" in present:
-        layout = "task"
-    elif names["premise"] in present and names["hypothesis"] in present:
-        layout = "generator"
-    elif names["input"] in present:
-        layout = "published"
-    else:
-        layout = "unknown"
-    shown = ", ".join(columns) if columns else "none"
-    message = f"columns found: {shown}; layout: {layout}"
-    if notes:
-        message += "; auto-detected " + ", ".join(notes)
-    return Detected(names, message, layout)
-
-
-def fix_hint(columns: Sequence[str]) -> str:
-    """What to pass when no known layout matched."""
-    return ("name the columns with --input-column (\"Premise: …\\nHypothesis: …\" text) or "
-            "--premise-column and --hypothesis-column, and --label-column; task rows need "
-            "'task' and 'prompt' columns")
-
-
-__all__ = ["ALIASES", "Detected", "Format", "Record", "Source", "detect_columns", "fix_hint",
-           "format_of", "ie_template_row", "json_line", "open_source", "read_records",
-           "sniff_delimiter"]
-
-
 def at_row(unit: str, ref: int, error: object) -> str:
     """``error`` of row ``ref`` with the row's place said once: "line 3: …", or the
     error alone when it already starts there (a reader's own file position).
@@ -599,3 +331,8 @@ def at_row(unit: str, ref: int, error: object) -> str:
     if text.startswith((place + ",", place + ":")):
         return text
     return f"{place}: {text}"
+
+
+__all__ = ["ALIASES", "ROLES", "Detected", "Format", "Record", "Source", "at_row",
+           "detect_columns", "fix_hint", "format_of", "ie_template_row", "json_line",
+           "open_source", "read_records", "sniff_delimiter"]

@@ -12,41 +12,15 @@ in its relation tables (``Service.label_fast_many``); every other row takes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from causal_oracle.clients.columns import DEFAULT_COLUMNS, Columns, canonical
 from causal_oracle.entry import FastVerdict, InputError, Profile, Service, binary_gold, default
 
 QUICK_PROFILES = ("corr2cause", "loose", "strict")
-
-
-@dataclass(frozen=True)
-class Columns:
-    premise: str = "premise"
-    hypothesis: str = "hypothesis"
-    input: str = "input"
-    label: str = "label"
-    relation: str = "relation"
-    id: str = "id"
-
-
-DEFAULT_COLUMNS = Columns()
-
-
-def _canonical(row: dict[str, Any], cols: Columns) -> dict[str, Any]:
-    """``row`` with the columns ``cols`` names copied under their role names (the names
-    the families read); the row's own columns stay."""
-    moves = [(getattr(cols, role), role) for role in _ROLES if getattr(cols, role) != role]
-    if not moves:
-        return row
-    out = dict(row)
-    for column, role in moves:
-        if column in row:
-            out[role] = row[column]
-    return out
-
-
-_ROLES = ("premise", "hypothesis", "input", "label", "relation", "id")
+#: the families whose rows a remote verifier (``--server``) labels; every other
+#: family's rows are computed in-process and marked ``in_process``
+SERVED_REMOTELY = frozenset({"corr2cause"})
 
 
 def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
@@ -60,7 +34,7 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
     marked ``in_process``."""
     service = service or default()
     out: dict[str, Any] = {"row": index, "id": row.get(cols.id)}
-    raw = _canonical(row, cols)
+    raw = canonical(row, cols.given())
     try:
         item = service.item(raw)
     except InputError as error:
@@ -74,7 +48,7 @@ def audit_row(index: int, row: dict[str, Any], cols: Columns, profile: str,
                             f"{cols.hypothesis!r} fields")
         return out
     out.update(service.audit_item(item, profile, verifier))
-    if verifier is not None and item.family != "corr2cause":
+    if verifier is not None and item.family not in SERVED_REMOTELY:
         out["in_process"] = True
     return out
 
@@ -152,4 +126,5 @@ def table_labels(rows: list[tuple[int, dict[str, Any] | str]], cols: Columns,
     return done
 
 
-__all__ = ["DEFAULT_COLUMNS", "QUICK_PROFILES", "Columns", "audit_row", "table_labels"]
+__all__ = ["DEFAULT_COLUMNS", "QUICK_PROFILES", "SERVED_REMOTELY", "Columns", "audit_row",
+           "table_labels"]

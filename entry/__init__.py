@@ -21,7 +21,7 @@ from causal_oracle.entry.registry import (
     import_modules,
     register,
 )
-from causal_oracle.entry.results import UNREADABLE, Grade, TaskAnswer
+from causal_oracle.entry.results import UNREADABLE, Explanation, Grade, TaskAnswer
 from causal_oracle.entry.service import (
     FastVerdict,
     Service,
@@ -46,8 +46,8 @@ from causal_oracle.parser.errors import ParseError
 PROFILES = tuple(p.value for p in Profile if p is not Profile.COMPELLED)
 
 __all__ = ["DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "PROFILES", "REGISTRY", "UNREADABLE",
-           "BudgetExceeded", "CertificateRejected", "Family", "FastVerdict", "GoldJudgement",
-           "Grade", "InputError", "Item", "Judgement", "Limits", "Options", "OracleError",
-           "ParseError", "Profile", "Registry", "RelationKind", "Rendered", "Service", "TaskAnswer",
-           "VerifyResult", "binary_gold", "budget", "configure", "default", "import_modules",
-           "join_input", "profile_of", "register", "split_input"]
+           "BudgetExceeded", "CertificateRejected", "Explanation", "Family", "FastVerdict",
+           "GoldJudgement", "Grade", "InputError", "Item", "Judgement", "Limits", "Options",
+           "OracleError", "ParseError", "Profile", "Registry", "RelationKind", "Rendered",
+           "Service", "TaskAnswer", "VerifyResult", "binary_gold", "budget", "configure",
+           "default", "import_modules", "join_input", "profile_of", "register", "split_input"]

@@ -11,6 +11,8 @@ interface (``Family``):
 * ``check(question, solution)`` — the independent checker's verdict on that answer
   (``CertificateRejected`` when it disagrees: a bug, never an answer);
 * ``render`` / ``explain`` — the answer as data and as a model would write it, and why;
+* ``dot`` / ``derivation`` — the graph in DOT and the explanation as data (optional:
+  None where the family has none; ``explain --dot`` / ``--json`` show them);
 * ``read_reply(question, text)`` / ``judge(...)`` — read a model's reply, grade it;
 * ``judge_gold(...)`` — compare a dataset row's gold with the certified answer.
 
@@ -163,6 +165,16 @@ class Family(ABC, Generic[Q, S]):
     @abstractmethod
     def judge(self, question: Q, solution: S, claim: Any) -> Judgement:
         """Grade a claim against the certified answer."""
+
+    def dot(self, question: Q, solution: S) -> str | None:
+        """The question's graph in Graphviz DOT with what decides the answer marked, or
+        None (the default) for a family whose questions have no graph to draw."""
+        return None
+
+    def derivation(self, question: Q, solution: S) -> Any:
+        """The explanation as data (JSON-ready: what ``explain --json`` adds under
+        ``derivation``), or None (the default) when the family explains in words only."""
+        return None
 
     def task_of(self, question: Q) -> str:
         """The task name of a parsed question (families with one task: ``tasks[0]``)."""

@@ -53,7 +53,7 @@ from causal_oracle.entry.families.corr2cause import (
 )
 from causal_oracle.entry.limits import DEFAULT_BUDGET_S, DEFAULT_CACHE_ITEMS, Limits
 from causal_oracle.entry.registry import REGISTRY, Family, Item, Options, Registry
-from causal_oracle.entry.results import UNREADABLE, Grade, TaskAnswer
+from causal_oracle.entry.results import UNREADABLE, Explanation, Grade, TaskAnswer
 from causal_oracle.oracle.budget import budget
 from causal_oracle.oracle.equivalence import ClassAnalysis, analyse
 from causal_oracle.oracle.errors import (
@@ -222,10 +222,25 @@ class Service:
         return TaskAnswer(family.task_of(question), rendered.data, rendered.text, explanation,
                           True, family.name, graded)
 
+    def explain(self, prompt: str, task: str | None = None, *,
+                profile: str | Profile = Profile.CORR2CAUSE) -> Explanation:
+        """Why the certified answer to ``prompt`` is right: in words, as data and as a
+        graph (the family's ``explain``, ``derivation`` and ``dot`` hooks)."""
+        self.check_text(prompt, "prompt")
+        options = Options(task, profile_of(profile))
+        family = self.family_of(prompt, task, options.profile)
+        question, solution = self.solved(family, prompt, options)
+        with self.scope():
+            rendered = family.render(question, solution)
+            return Explanation(family.name, family.task_of(question), rendered.data,
+                               rendered.text, family.explain(question, solution), True,
+                               family.derivation(question, solution),
+                               family.dot(question, solution))
+
     def grade(self, prompt: str, reply: str, task: str | None = None, *,
               profile: str | Profile = Profile.CORR2CAUSE) -> Grade:
-        """Grade a model's reply to ``prompt``; ``correct`` None and ``normalised``
-        ``UNREADABLE`` when the reply cannot be read (``reason`` says where)."""
+        """Grade a model's reply to ``prompt``; ``readable`` False, ``correct`` False and
+        ``normalised`` ``UNREADABLE`` when the reply cannot be read (``reason`` says where)."""
         self.check_text(prompt, "prompt")
         self.check_text(reply, "model_answer")
         options = Options(task, profile_of(profile))
@@ -240,13 +255,14 @@ class Service:
         try:
             claim = family.read_reply(question, reply)
         except InputError as error:
-            return Grade(name, None, UNREADABLE, family.render(question, solution).text,
-                         error.describe())
+            return Grade(name, False, UNREADABLE, family.render(question, solution).text,
+                         error.describe(), readable=False, family=family.name)
         verdict = family.judge(question, solution, claim)
         expected = verdict.expected if verdict.expected is not None else \
             family.render(question, solution).text
-        return Grade(name, verdict.correct, verdict.normalised,
-                     expected if verdict.gradable else None, verdict.reason, verdict.gradable)
+        return Grade(name, verdict.correct is True, verdict.normalised,
+                     expected if verdict.gradable else None, verdict.reason, verdict.gradable,
+                     family=family.name)
 
     def grade_result(self, result: VerifyResult, reply: str) -> Grade:
         """Grade a reply to a verified Corr2Cause item (``verify``'s result)."""

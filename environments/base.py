@@ -132,8 +132,10 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
             grade = default().grade(meta["item"], answer, meta.get("task"))
         except (BudgetExceeded, InputError) as error:
             return math.nan, str(error)
-        if grade.correct is None:
-            return (0.0, None) if grade.gradable else (math.nan, grade.reason)
+        if not grade.gradable:
+            return math.nan, grade.reason
+        if not grade.readable:
+            return 0.0, None
         if not self.accepts(grade.normalised, entry):
             return 0.0, None
         return (1.0 if grade.correct else 0.0), None

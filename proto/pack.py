@@ -91,7 +91,6 @@ _RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTR
               "contradiction": pb.RELATION_CONTRADICTION,
               "inconsistent": pb.RELATION_INCONSISTENT}
 _FORMATS = {value: name for name, value in FORMATS.items() if name not in (None, "none")}
-_GRADES = {True: pb.GRADE_CORRECT, False: pb.GRADE_WRONG, None: pb.GRADE_UNREADABLE}
 
 
 INT64_MAX = 2**63 - 1
@@ -180,14 +179,17 @@ def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse
 
 def grade_value(graded: Grade) -> int:
     """The ``Grade`` enum value of a grade."""
-    return _GRADES[graded.correct] if graded.gradable else pb.GRADE_UNGRADABLE
+    if not graded.gradable:
+        return pb.GRADE_UNGRADABLE
+    if not graded.readable:
+        return pb.GRADE_UNREADABLE
+    return pb.GRADE_CORRECT if graded.correct else pb.GRADE_WRONG
 
 
-def grade_of(value: int) -> tuple[bool | None, bool]:
-    """(correct, gradable) of a ``Grade`` enum value."""
-    if value == pb.GRADE_UNGRADABLE:
-        return None, False
-    return {pb.GRADE_CORRECT: True, pb.GRADE_WRONG: False}.get(value), True
+def grade_of(value: int) -> tuple[bool, bool, bool]:
+    """(correct, gradable, readable) of a ``Grade`` enum value."""
+    return (value == pb.GRADE_CORRECT, value != pb.GRADE_UNGRADABLE,
+            value != pb.GRADE_UNREADABLE)
 
 
 def answer(service: svc.Service, request: pb.AnswerRequest) -> pb.AnswerResponse:
@@ -212,9 +214,9 @@ def task_answer_of(response: pb.AnswerResponse) -> TaskAnswer:
     not on the wire: empty)."""
     graded = None
     if response.grade:
-        correct, gradable = grade_of(response.grade)
+        correct, gradable, readable = grade_of(response.grade)
         graded = Grade(response.task, correct, response.normalised_answer,
-                       response.expected or None, response.grade_reason, gradable)
+                       response.expected or None, response.grade_reason, gradable, readable)
     return TaskAnswer(response.task, json.loads(response.answer_json or "null"),
                       response.answer_text, response.explanation, response.certificate_checked,
                       "", graded)

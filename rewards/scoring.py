@@ -245,7 +245,7 @@ class Verifier:
         seconds = round(time.perf_counter() - start, 6)
         if not grade.gradable:
             return failure("ungradable", grade.reason, seconds)
-        status = "unreadable" if grade.correct is None else \
+        status = "unreadable" if not grade.readable else \
             "correct" if grade.correct else "wrong"
         value = (1.0 if status == "correct" else 0.0) + bonus
         return Reward(value, status, grade.reason, grade.task, answer.family, grade.expected,

@@ -62,7 +62,8 @@ def test_several_valid_options_are_graded_option_by_option() -> None:
     assert default().grade(prompt, "D, A").correct is True
     wrong = default().grade(prompt, "A, B")
     assert wrong.correct is False and "option B is not valid" in wrong.reason
-    assert default().grade(prompt, "E").correct is None            # not an option: unreadable
+    unread = default().grade(prompt, "E")                         # not an option: unreadable
+    assert unread.correct is False and not unread.readable
 
 
 def test_an_unknown_task_name_is_still_refused() -> None:

@@ -99,7 +99,8 @@ def test_answer_and_grade_through_the_api() -> None:
     result = co.answer(prompt)
     assert result.task == "CLEAR d-separation" and result.certificate_checked
     assert co.grade(prompt, result.answer_text).correct is True
-    assert co.grade(prompt, "I am not sure").correct is None
+    unsure = co.grade(prompt, "I am not sure")
+    assert unsure.correct is False and not unsure.readable
     mc = next(r for r in ROWS if r["question_type"] == "MC")
     prompt = mc["description"] + "\n" + mc["question"]
     assert co.grade(prompt, f"The answer is:\n**{mc['answer']}**").correct is True

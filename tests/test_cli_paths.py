@@ -172,7 +172,7 @@ def test_an_unreachable_server_exits_2_naming_it(work: Path,
     for argv in (["verify", "--premise", row["premise"], "--hypothesis", row["hypothesis"]],
                  ["explain", "--premise", row["premise"], "--hypothesis", row["hypothesis"]],
                  ["answer", "--prompt", "x"],
-                 ["grade", "--prompt", "x", "--answer", "y"],
+                 ["grade", "--prompt", "x", "--reply", "y"],
                  ["audit", "n2.jsonl", "--quiet", "--report", "r.json"],
                  ["eval", "--model", "majority", "--data", "n2.jsonl", "--report", "r.json"]):
         err = _refused(work, [*argv, "--server", address], address, capsys)

@@ -479,6 +479,8 @@ def test_cli_server_output_is_identical(service: ServerThread, tmp_path: Path,
         local_report = json.loads((tmp_path / "local.json").read_text(encoding="utf-8"))
         remote_report = json.loads((tmp_path / "remote.json").read_text(encoding="utf-8"))
         local_report.pop("seconds"), remote_report.pop("seconds")
+        where = remote_report.pop("where")  # which rows ran where: all on the server
+        assert where["in_process_rows"] == 0 and where["server"] == service.target
         assert local_report == remote_report
 
 

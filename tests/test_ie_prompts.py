@@ -105,4 +105,4 @@ def test_grade_yes_no_forms() -> None:
     assert grade(prompt, "<answer>Yes</answer>").correct is True
     assert grade(prompt, "Answer: no").correct is False
     out = grade(prompt, "perhaps")
-    assert out.correct is None and out.normalised == "UNREADABLE"
+    assert out.correct is False and not out.readable and out.normalised == "UNREADABLE"

@@ -68,7 +68,8 @@ def test_answer_and_grade_on_cibench_items() -> None:
     assert {tuple(p) for p in result.answer} == {tuple(p) for p in cp["truth"]["causal_paths"]}
     assert co.grade(cp["prompt"], result.answer_text).correct is True
     unreadable = co.grade(cp["prompt"], "{{{")
-    assert unreadable.correct is None and unreadable.normalised == "UNREADABLE"
+    assert unreadable.correct is False and not unreadable.readable
+    assert unreadable.normalised == unreadable.grade == "UNREADABLE"
 
 
 def test_answer_and_grade_corr2cause_items() -> None:

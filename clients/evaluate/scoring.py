@@ -59,7 +59,8 @@ class InProcessScorer:
 
     def grade(self, prompt: str, answer_text: str, task: str) -> tuple[bool | None, str]:
         result = default().grade(prompt, answer_text, task, profile=self.profile)
-        return result.correct, result.normalised
+        return (result.correct if result.readable and result.gradable else None,
+                result.normalised)
 
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None:
         item = default().item(row)
@@ -121,7 +122,8 @@ class RemoteScorer:
 
     def grade(self, prompt: str, answer_text: str, task: str) -> tuple[bool | None, str]:
         graded = self.client.answer_result(prompt, task, model_answer=answer_text).grade
-        return graded.correct, graded.normalised
+        return (graded.correct if graded.readable and graded.gradable else None,
+                graded.normalised)
 
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None:
         return None

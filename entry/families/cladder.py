@@ -42,6 +42,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.gold import binary_gold, row_key
 from causal_oracle.entry.limits import Limits
 from causal_oracle.entry.registry import (
@@ -153,6 +154,15 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
 
     def explain(self, question: CladderQuestion, solution: CladderSolution) -> str:
         return explain_words(question, solution)
+
+    def dot(self, question: CladderQuestion, solution: CladderSolution) -> str | None:
+        g = question.graph
+        edges = [(g.names[p], g.names[v]) for v in range(g.n) for p in g.parents_of(v)]
+        hidden = {name for name, seen in zip(g.names, g.observed, strict=True) if not seen}
+        first = solution.findings[0]
+        return digraph("cladder", g.names, edges, hidden=hidden,
+                       title=f"{question.kind.value}: {solution.outcome.value}"
+                       + (f" ({first.formula})" if first.formula else ""))
 
     def read_reply(self, question: CladderQuestion, text: str) -> Any:
         return read_reply(prepare(text))

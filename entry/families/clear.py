@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle import check_clear
 from causal_oracle.oracle.budget import checkpoint
@@ -275,6 +276,17 @@ class Clear(Family[Question, solver.Solution]):
             more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
             why += f" ({'; '.join(shown[:5])}{more}); any of them is accepted"
         return why
+
+    def dot(self, question: Question, solution: solver.Solution) -> str | None:
+        g = question.graph
+        value = solution.value  # node answers (a set of nodes, one node) are marked too
+        found = {v for v in value if v in g.nodes} if isinstance(value, frozenset | set) \
+            else {value} if isinstance(value, str) and value in g.nodes else set()
+        return digraph("clear", g.nodes, sorted(g.directed),
+                       bidirected=sorted(tuple(sorted(e)) for e in g.bidirected),
+                       undirected=sorted(tuple(sorted(e)) for e in g.undirected),
+                       marked_nodes=set(question.names) | found,
+                       title=f"{question.task.value}: {format_value(question, solution.value)}")
 
     def read_reply(self, question: Question, text: str) -> Any:
         return interpret(question, _read(prepare(text)))

@@ -223,6 +223,13 @@ class Corr2Cause(Family[Corr2CauseQuestion, VerifyResult]):
     def explain(self, question: Corr2CauseQuestion, solution: VerifyResult) -> str:
         return solution.explain("text")
 
+    def dot(self, question: Corr2CauseQuestion, solution: VerifyResult) -> str | None:
+        return solution.explain("dot")
+
+    def derivation(self, question: Corr2CauseQuestion, solution: VerifyResult) -> Any:
+        return explain_json(solution.analysis, solution.hypothesis, solution.verdict,
+                            solution.check.ok)
+
     def read_reply(self, question: Corr2CauseQuestion, text: str) -> Any:
         return parse_corr2cause_answer(prepare(text))
 

@@ -110,6 +110,17 @@ class Corr2CausePlusPlus(Family[Corr2CauseQuestion, CompelledResult]):
         return (f"{text}\n\nCompelled reading (Corr2Cause++): the relation {word} in the graph "
                 f"of the CPDAG's directed edges ({edges or 'none'}).")
 
+    def dot(self, question: Corr2CauseQuestion, solution: CompelledResult) -> str | None:
+        return CORR2CAUSE.dot(question, solution.base)
+
+    def derivation(self, question: Corr2CauseQuestion, solution: CompelledResult) -> Any:
+        data = CORR2CAUSE.derivation(question, solution.base)
+        names = question.premise.variables
+        data["compelled"] = None if solution.compelled is None else {
+            "label": solution.compelled.label,
+            "edges": [[names[a], names[b]] for a, b in solution.compelled.edges]}
+        return data
+
     def read_reply(self, question: Corr2CauseQuestion, text: str) -> Any:
         return parse_corr2cause_answer(prepare(text))
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from causal_oracle.entry.families.drawing import digraph, path_edges
 from causal_oracle.entry.gold import binary_gold, row_key
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle.check_tasks import check_answer, check_set_verdict
@@ -99,6 +100,28 @@ def answer_text(question: Question, result: Answer) -> str:
     return "yes" if result.yes else "no"
 
 
+def graph_dot(question: Question, solution: Answer) -> str:
+    """The question's graph in DOT: the paths found (CP), the smallest minimal adjustment
+    set (BA), the queried variables (FI/CI) or the witness path (IE) in red."""
+    g = task_graph(question)
+    names = g.names
+    nodes: set[str] = set()
+    edges: set[tuple[str, str]] = set()
+    if isinstance(solution, PathsAnswer):
+        edges = path_edges([names[i] for i in p] for p in solution.paths)
+    elif isinstance(solution, BackdoorAnswer) and solution.minimal_sets:
+        nodes = set(g.mask_names(min(solution.minimal_sets,
+                                     key=lambda m: (bin(m).count("1"), m))))
+    elif isinstance(solution, ValuesAnswer):
+        nodes = {names[q] for q, _ in solution.values}
+    elif isinstance(solution, InterventionAnswer):
+        edges = path_edges([[names[i] for i in solution.witness]])
+    return digraph(task_of(question).lower(), names,
+                   sorted((names[a], names[b]) for a, b in g.edges), marked_nodes=nodes,
+                   marked_edges=edges, title=f"{task_of(question)}: "
+                   f"{answer_text(question, solution).replace(chr(10), '; ')}")
+
+
 class _TaskFamily(Family[Question, Answer]):
     """What CI-Bench and IE share: the task model, its solvers, checker and grader."""
 
@@ -117,6 +140,9 @@ class _TaskFamily(Family[Question, Answer]):
 
     def explain(self, question: Question, solution: Answer) -> str:
         return explain_task(question, solution)
+
+    def dot(self, question: Question, solution: Answer) -> str | None:
+        return graph_dot(question, solution)
 
     def read_reply(self, question: Question, text: str) -> Any:
         return parse_answer(task_of(question), prepare(text))
@@ -220,4 +246,5 @@ class InterventionEffect(_TaskFamily):
                              answer_json(question, solution))
 
 
-__all__ = ["CIBench", "InterventionEffect", "answer_json", "answer_text", "task_graph"]
+__all__ = ["CIBench", "InterventionEffect", "answer_json", "answer_text", "graph_dot",
+           "task_graph"]

@@ -26,9 +26,15 @@ Without ``reasoning-gym`` installed the same classes work standalone: the fallba
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import functools
 import logging
 import math
+import numbers
 import random
+import types
+import typing
 from abc import abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,6 +43,8 @@ from typing import Any
 from causal_oracle.entry import BudgetExceeded, InputError, default
 
 log = logging.getLogger("causal_oracle.environments")
+
+MAX_CHOICES = 64  # names in one list knob (task types, relations, …)
 
 try:  # Reasoning Gym's base class when it is installed (the rl extra)
     from reasoning_gym.dataset import ProceduralDataset
@@ -64,16 +72,114 @@ except ImportError:  # the same interface, standalone
             raise NotImplementedError
 
 
+# ---- configurations: every knob checked when the config is made ------------------------------
+
+def _name(value: Any) -> str:
+    text = repr(value)
+    return (text if len(text) <= 60 else text[:60] + "…") + f" ({type(value).__name__})"
+
+
+def _whole(value: Any, knob: str) -> int:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    raise InputError(f"{knob} must be a whole number, not {_name(value)}")
+
+
+def _real(value: Any, knob: str) -> float:
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and \
+            math.isfinite(float(value)):
+        return float(value)
+    raise InputError(f"{knob} must be a finite number, not {_name(value)}")
+
+
+def _flag(value: Any, knob: str) -> bool:
+    if isinstance(value, bool) or type(value).__name__ == "bool_":  # numpy's bool too
+        return bool(value)
+    raise InputError(f"{knob} must be True or False, not {_name(value)}")
+
+
+def _names(value: Any, knob: str) -> tuple[Any, ...]:
+    if isinstance(value, str | enum.Enum):
+        return (value,)
+    if isinstance(value, list | tuple):
+        for i, v in enumerate(value[:MAX_CHOICES + 1]):
+            if not isinstance(v, str | enum.Enum):
+                raise InputError(f"{knob}[{i}] must be a name, not {_name(v)}")
+        if len(value) > MAX_CHOICES:
+            raise InputError(f"{knob} lists {len(value):,} names; at most {MAX_CHOICES}")
+        return tuple(value)
+    raise InputError(f"{knob} must be a name or a list of names, not {_name(value)}")
+
+
+def _typed(value: Any, hint: Any, knob: str) -> Any:
+    """``value`` as the type ``hint`` declares (a list of names as a tuple), else
+    ``InputError`` naming ``knob``."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        if value is None and len(options) < len(typing.get_args(hint)):
+            return None
+        if len(options) == 1:
+            try:
+                return _typed(value, options[0], knob)
+            except InputError as error:
+                raise InputError(f"{error.message} (or None)") from None
+        return value
+    if hint is bool:
+        return _flag(value, knob)
+    if hint is int:
+        return _whole(value, knob)
+    if hint is float:
+        return _real(value, knob)
+    if typing.get_origin(hint) is tuple:
+        return _names(value, knob)
+    return value
+
+
+def check_knobs(config: Any) -> None:
+    """Check (and normalise) every field of the dataclass ``config`` against its declared
+    type: ``InputError`` naming the first knob of the wrong type."""
+    hints = typing.get_type_hints(type(config))
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        setattr(config, field.name, _typed(value, hints.get(field.name, Any), field.name))
+
+
+def configuration(cls: type) -> type:
+    """Class decorator for a dataset config (a dataclass): made with an unknown knob, it
+    raises ``InputError`` naming the known knobs (not the dataclass's ``TypeError``), and
+    every config is validated (types, ranges, feasibility) as it is made — so
+    ``reasoning_gym.create_dataset`` refuses a bad configuration at creation."""
+    made = cls.__init__
+    known = tuple(f.name for f in dataclasses.fields(cls))
+
+    @functools.wraps(made)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        unknown = [k for k in kwargs if k not in known]
+        if unknown:
+            raise InputError(f"unknown knob {unknown[0]!r} for {cls.__name__}; known: "
+                             f"{', '.join(known)}")
+        if len(args) > len(known):
+            raise InputError(f"{cls.__name__} takes at most {len(known)} knobs, "
+                             f"got {len(args)} positional values")
+        made(self, *args, **kwargs)
+        self.validate()
+
+    cls.__init__ = __init__  # type: ignore[misc]
+    return cls
+
+
 @dataclass
 class SeedAndSize:
     """A dataset config's ``seed`` and ``size``, put before its knobs:
-    ``class MyConfig(SeedAndSize, MyKnobs)`` (its ``validate`` checks the size, then the knobs)."""
+    ``class MyConfig(SeedAndSize, MyKnobs)`` (its ``validate`` checks every knob's type,
+    the size, then the knobs' own ranges)."""
 
     seed: int | None = None
     size: int = 500
 
     def validate(self) -> None:
-        if not isinstance(self.size, int) or self.size < 0:
+        check_knobs(self)
+        if self.size < 0:
             raise InputError(f"size must be a whole number >= 0, not {self.size!r}")
         knobs = getattr(super(), "validate", None)
         if knobs is not None:
@@ -94,7 +200,18 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
     name: str = ""
 
     def __init__(self, config: Any) -> None:
+        config.validate()
         super().__init__(config=config, seed=config.seed, size=config.size)
+        key = (type(self), knob_values(config))
+        if key not in _FEASIBLE:
+            self.probe()
+            if len(_FEASIBLE) >= FEASIBLE_KEPT:
+                _FEASIBLE.clear()
+            _FEASIBLE.add(key)
+
+    def probe(self) -> None:
+        """``InputError`` naming the knobs when some item the configuration may ask for
+        cannot be drawn (each dataset asks its generator; run once per configuration)."""
 
     @abstractmethod
     def draw(self, rng: random.Random) -> dict[str, Any]:
@@ -139,6 +256,17 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
         return (1.0 if grade.correct else 0.0), None
 
 
+def knob_values(config: Any) -> tuple[Any, ...]:
+    """The knobs of ``config`` (all but its seed and size), hashable."""
+    return tuple((f.name, getattr(config, f.name)) for f in dataclasses.fields(config)
+                 if f.name not in ("seed", "size"))
+
+
+#: configurations (by dataset class and knobs) whose probe passed
+_FEASIBLE: set[tuple[type, tuple[Any, ...]]] = set()
+FEASIBLE_KEPT = 4096
+
+
 #: every certified dataset by name: (dataset class, config class, curriculum class or None)
 CATALOGUE: dict[str, tuple[type, type, type | None]] = {}
 
@@ -172,10 +300,11 @@ def create(name: str, **config: Any) -> CertifiedDataset:
     dataset, config_class, _ = CATALOGUE[name]
     try:
         made = config_class(**config)
-    except TypeError as error:
-        raise InputError(f"{name}: {error}") from None
+    except InputError as error:
+        raise InputError(f"{name}: {error.message}") from None
     return dataset(made)  # type: ignore[no-any-return]
 
 
-__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset",
-           "SeedAndSize", "create", "register_dataset"]
+__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "MAX_CHOICES", "CertifiedDataset",
+           "ProceduralDataset", "SeedAndSize", "check_knobs", "configuration", "create",
+           "knob_values", "register_dataset"]

@@ -30,6 +30,7 @@ from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
     SeedAndSize,
+    configuration,
     register_dataset,
 )
 
@@ -40,6 +41,7 @@ if HAVE_REASONING_GYM:
 GRAPH_NAME = "causal_graph"
 
 
+@configuration
 @dataclass
 class GraphConfig(SeedAndSize, GraphKnobs):
     """The dataset's knobs (``entry.procedural_graph.GraphKnobs``), its seed and size."""

@@ -203,11 +203,18 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
         config.validate()
         super().__init__(config=config, seed=config.seed, size=config.size)
         key = (type(self), knob_values(config))
-        if key not in _FEASIBLE:
-            self.probe()
-            if len(_FEASIBLE) >= FEASIBLE_KEPT:
-                _FEASIBLE.clear()
-            _FEASIBLE.add(key)
+        if key not in _PROBED:
+            try:
+                self.probe()
+                found = None
+            except InputError as error:
+                found = error
+            if len(_PROBED) >= PROBES_KEPT:
+                _PROBED.clear()
+            _PROBED[key] = found
+        infeasible = _PROBED[key]
+        if infeasible is not None:
+            raise InputError(infeasible.message)
 
     def probe(self) -> None:
         """``InputError`` naming the knobs when some item the configuration may ask for
@@ -262,9 +269,9 @@ def knob_values(config: Any) -> tuple[Any, ...]:
                  if f.name not in ("seed", "size"))
 
 
-#: configurations (by dataset class and knobs) whose probe passed
-_FEASIBLE: set[tuple[type, tuple[Any, ...]]] = set()
-FEASIBLE_KEPT = 4096
+#: the probe's finding per configuration (dataset class and knobs): None when feasible
+_PROBED: dict[tuple[type, tuple[Any, ...]], InputError | None] = {}
+PROBES_KEPT = 4096
 
 
 #: every certified dataset by name: (dataset class, config class, curriculum class or None)

@@ -26,6 +26,7 @@ from typing import Any
 
 from causal_oracle.entry.clear_wording import GRAPH_TYPES
 from causal_oracle.entry.procedural_graph import GraphKnobs, draw
+from causal_oracle.entry.procedural_graph import probe as probe_knobs
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
@@ -51,6 +52,9 @@ class GraphDataset(CertifiedDataset):
     """CLEAR-style graph questions; ``self[idx]`` depends on ``seed + idx`` only."""
 
     name = GRAPH_NAME
+
+    def probe(self) -> None:
+        probe_knobs(self.config)
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
         return draw(self.config, rng)

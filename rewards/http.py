@@ -239,13 +239,15 @@ def application(scorer: Scorer, token: str | None = None) -> Starlette:
                                                  for i, x in enumerate(items)])
         return reply({"results": [result(r) for r in rewards]})
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/health", health, methods=["GET"]),
         Route("/verify", route(verify), methods=["POST"]),
         Route("/get_reward", route(get_reward), methods=["POST"]),
         Route("/batch", route(batch), methods=["POST"]),
     ], middleware=[Middleware(TokenGate, token=token)] if token else [],
         exception_handlers={HTTPException: _http_error, Exception: _http_error})
+    app.router.redirect_slashes = False  # "/batch/" is a JSON 404, not an empty redirect
+    return app
 
 
 def config_of(args: argparse.Namespace) -> RewardConfig:

@@ -260,7 +260,8 @@ class Verifier:
         status = "unreadable" if grade.correct is None else \
             "correct" if grade.correct else "wrong"
         value = (1.0 if status == "correct" else 0.0) + bonus
-        return Reward(value, status, grade.reason, grade.task, answer.family, grade.expected,
+        return Reward(value, status, excerpt(grade.reason, LOG_CHARS), grade.task,
+                      answer.family, grade.expected,
                       grade.normalised, relation if isinstance(relation, str) else None, fmt,
                       seconds)
 

@@ -60,14 +60,14 @@ def test_the_reproducer_configurations_are_refused_at_creation() -> None:
 
 def test_an_unknown_knob_names_the_known_ones() -> None:
     for name, (_, config_class, _) in CATALOGUE.items():
-        with pytest.raises(InputError, match="unknown knob 'min_node'.*known: .*min_nodes"):
+        with pytest.raises(InputError, match=r"unknown knob 'min_node'.*known: .*min_nodes"):
             create(name, min_node=3)
         with pytest.raises(InputError, match="unknown knob"):
             config_class(nodes=3)
 
 
 def test_an_infeasible_combination_fails_at_creation() -> None:
-    with pytest.raises(InputError, match="has_confounder.*entailment"):
+    with pytest.raises(InputError, match=r"has_confounder.*entailment"):
         create("causal_corr2cause", **INFEASIBLE)
     with pytest.raises(InputError):
         Corr2CauseDataset(Corr2CauseConfig(size=5, seed=1, **INFEASIBLE))

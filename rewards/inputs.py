@@ -28,7 +28,7 @@ bool, a dict, a list)           ``invalid``, no reward) and the reason names the
     causal_oracle.rewards.inputs.Refused: extra_info['task'] must be text or null, not a dict
     >>> clean_text("a\\ud800b")
     'a\\ufffdb'
-    >>> excerpt("x" * 300)[-12:]
+    >>> excerpt("x" * 300)[-14:]
     'x… (300 chars)'
 """
 

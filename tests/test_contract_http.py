@@ -298,3 +298,12 @@ def test_grpc_token_interceptor(pki: Path) -> None:
             assert stream.value.code() == grpc.StatusCode.UNAUTHENTICATED
     finally:
         thread.stop()
+
+
+def test_doctests_of_the_security_module() -> None:
+    import doctest
+
+    from causal_oracle.rewards import http_security
+
+    result = doctest.testmod(http_security)
+    assert result.attempted and not result.failed

@@ -139,3 +139,13 @@ def test_the_reproducer_cases_do_not_raise() -> None:
     values = [case() for case in cases]
     assert values[1] == 1.0 and values[3] is None
     assert all(math.isnan(v) for v in (values[0], values[2], values[4]))
+
+
+@pytest.mark.parametrize("module", ["rewards.inputs", "rewards.trainers", "rewards.scoring",
+                                    "auth"])
+def test_doctests(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"causal_oracle.{module}"))
+    assert result.attempted and not result.failed

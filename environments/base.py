@@ -13,6 +13,12 @@ every surface does:
 * NaN (with a logged reason) — the verifier could not finish (budget, limits), or the
   item has no right answer; never a silent 0.
 
+A configuration is checked when it is made (``environments.knobs``: every knob's type,
+unknown knobs), then its ranges (the knobs' own ``validate``), and a dataset *probes*
+its configuration once when made: every relation, task or balanced target an item may
+ask for is searched once with a fixed seed (the generator's ``probe``), so a
+combination no item can meet fails at creation, not at the item that first asks for it.
+
 ``metadata["item"]`` is the text the oracle answered and ``metadata["task"]`` the task
 it was read as, so a reply is graded against the text itself, not a stored label.
 
@@ -27,24 +33,18 @@ Without ``reasoning-gym`` installed the same classes work standalone: the fallba
 from __future__ import annotations
 
 import dataclasses
-import enum
-import functools
 import logging
 import math
-import numbers
 import random
-import types
-import typing
 from abc import abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from causal_oracle.entry import BudgetExceeded, InputError, default
+from causal_oracle.environments.knobs import check_knobs, configuration
 
 log = logging.getLogger("causal_oracle.environments")
-
-MAX_CHOICES = 64  # names in one list knob (task types, relations, …)
 
 try:  # Reasoning Gym's base class when it is installed (the rl extra)
     from reasoning_gym.dataset import ProceduralDataset
@@ -70,102 +70,6 @@ except ImportError:  # the same interface, standalone
 
         def __getitem__(self, idx: int) -> dict[str, Any]:
             raise NotImplementedError
-
-
-# ---- configurations: every knob checked when the config is made ------------------------------
-
-def _name(value: Any) -> str:
-    text = repr(value)
-    return (text if len(text) <= 60 else text[:60] + "…") + f" ({type(value).__name__})"
-
-
-def _whole(value: Any, knob: str) -> int:
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    raise InputError(f"{knob} must be a whole number, not {_name(value)}")
-
-
-def _real(value: Any, knob: str) -> float:
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and \
-            math.isfinite(float(value)):
-        return float(value)
-    raise InputError(f"{knob} must be a finite number, not {_name(value)}")
-
-
-def _flag(value: Any, knob: str) -> bool:
-    if isinstance(value, bool) or type(value).__name__ == "bool_":  # numpy's bool too
-        return bool(value)
-    raise InputError(f"{knob} must be True or False, not {_name(value)}")
-
-
-def _names(value: Any, knob: str) -> tuple[Any, ...]:
-    if isinstance(value, str | enum.Enum):
-        return (value,)
-    if isinstance(value, list | tuple):
-        for i, v in enumerate(value[:MAX_CHOICES + 1]):
-            if not isinstance(v, str | enum.Enum):
-                raise InputError(f"{knob}[{i}] must be a name, not {_name(v)}")
-        if len(value) > MAX_CHOICES:
-            raise InputError(f"{knob} lists {len(value):,} names; at most {MAX_CHOICES}")
-        return tuple(value)
-    raise InputError(f"{knob} must be a name or a list of names, not {_name(value)}")
-
-
-def _typed(value: Any, hint: Any, knob: str) -> Any:
-    """``value`` as the type ``hint`` declares (a list of names as a tuple), else
-    ``InputError`` naming ``knob``."""
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        options = [a for a in typing.get_args(hint) if a is not type(None)]
-        if value is None and len(options) < len(typing.get_args(hint)):
-            return None
-        if len(options) == 1:
-            try:
-                return _typed(value, options[0], knob)
-            except InputError as error:
-                raise InputError(f"{error.message} (or None)") from None
-        return value
-    if hint is bool:
-        return _flag(value, knob)
-    if hint is int:
-        return _whole(value, knob)
-    if hint is float:
-        return _real(value, knob)
-    if typing.get_origin(hint) is tuple:
-        return _names(value, knob)
-    return value
-
-
-def check_knobs(config: Any) -> None:
-    """Check (and normalise) every field of the dataclass ``config`` against its declared
-    type: ``InputError`` naming the first knob of the wrong type."""
-    hints = typing.get_type_hints(type(config))
-    for field in dataclasses.fields(config):
-        value = getattr(config, field.name)
-        setattr(config, field.name, _typed(value, hints.get(field.name, Any), field.name))
-
-
-def configuration(cls: type) -> type:
-    """Class decorator for a dataset config (a dataclass): made with an unknown knob, it
-    raises ``InputError`` naming the known knobs (not the dataclass's ``TypeError``), and
-    every config is validated (types, ranges, feasibility) as it is made — so
-    ``reasoning_gym.create_dataset`` refuses a bad configuration at creation."""
-    made = cls.__init__
-    known = tuple(f.name for f in dataclasses.fields(cls))
-
-    @functools.wraps(made)
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        unknown = [k for k in kwargs if k not in known]
-        if unknown:
-            raise InputError(f"unknown knob {unknown[0]!r} for {cls.__name__}; known: "
-                             f"{', '.join(known)}")
-        if len(args) > len(known):
-            raise InputError(f"{cls.__name__} takes at most {len(known)} knobs, "
-                             f"got {len(args)} positional values")
-        made(self, *args, **kwargs)
-        self.validate()
-
-    cls.__init__ = __init__  # type: ignore[misc]
-    return cls
 
 
 @dataclass
@@ -312,6 +216,5 @@ def create(name: str, **config: Any) -> CertifiedDataset:
     return dataset(made)  # type: ignore[no-any-return]
 
 
-__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "MAX_CHOICES", "CertifiedDataset",
-           "ProceduralDataset", "SeedAndSize", "check_knobs", "configuration", "create",
-           "knob_values", "register_dataset"]
+__all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset",
+           "SeedAndSize", "configuration", "create", "knob_values", "register_dataset"]

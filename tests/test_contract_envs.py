@@ -98,3 +98,12 @@ def test_lists_and_single_names_are_normalised() -> None:
     assert isinstance(data.config.min_density, float)
     assert data[0] == create("causal_corr2cause", size=2, seed=4,
                              relations=("parent", "child"))[0]
+
+
+def test_doctests_of_the_knobs_module() -> None:
+    import doctest
+
+    from causal_oracle.environments import knobs
+
+    result = doctest.testmod(knobs)
+    assert result.attempted and not result.failed

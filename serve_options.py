@@ -43,6 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tls-key", help="PEM private key")
     p.add_argument("--tls-client-ca", help="PEM CA: require client certificates signed by it "
                    "(mutual TLS; needs --tls-cert/--tls-key)")
+    p.add_argument("--auth-token-file", default=None,
+                   help="file holding a shared secret every client must send as "
+                        "'authorization: Bearer <token>' (gRPC metadata or HTTP header); "
+                        "required when --host is not a loopback address")
     p.add_argument("--no-reflection", action="store_true",
                    help="do not serve gRPC server reflection")
     p.add_argument("--grace", type=float, default=DEFAULT_GRACE_S,

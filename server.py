@@ -48,6 +48,7 @@ from grpc_status import rpc_status
 
 from causal_oracle import entry as svc
 from causal_oracle import serve_options
+from causal_oracle.auth import interceptor as token_interceptor
 from causal_oracle.entry import BudgetExceeded, InputError
 from causal_oracle.entry.caches import LRU
 from causal_oracle.proto import pack
@@ -295,7 +296,9 @@ class OracleServer:
 
     async def start(self) -> int:
         c = self.config
-        server = grpc.aio.server(options=[
+        token = c.auth_token()
+        interceptors = [token_interceptor(token)] if token else None
+        server = grpc.aio.server(interceptors=interceptors, options=[
             ("grpc.max_receive_message_length",
              max(MAX_RECEIVE_BYTES, 4 * c.max_premise_bytes + 65536)),
             ("grpc.max_send_message_length", MAX_SEND_BYTES),

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from causal_oracle import entry as svc
 from causal_oracle import serve_options
+from causal_oracle.auth import server_token
 from causal_oracle.entry import InputError
 from causal_oracle.entry.limits import SERVER_STATEMENTS, SERVER_TEXT_BYTES
 
@@ -27,6 +28,7 @@ class ServerConfig:
     tls_cert: str | None = None
     tls_key: str | None = None
     tls_client_ca: str | None = None  # mutual TLS: clients must present a cert from this CA
+    auth_token_file: str | None = None  # shared secret (``auth``); required off loopback
     reflection: bool = True
     grace: float = serve_options.DEFAULT_GRACE_S
     solver_budget: float = svc.DEFAULT_BUDGET_S
@@ -51,7 +53,13 @@ class ServerConfig:
                              ("--tls-client-ca", self.tls_client_ca)):
             if path and not os.path.isfile(path):
                 raise InputError(f"{option} {path}: no such file")
+        self.auth_token()
         return self
+
+    def auth_token(self) -> str | None:
+        """The token calls must carry (None: none); ``InputError`` off loopback without
+        one, or for an unusable token file (``auth``)."""
+        return server_token(self.host, self.auth_token_file)
 
     def limits(self) -> svc.Limits:
         return svc.Limits(text_bytes=self.max_premise_bytes, statements=self.max_statements,
@@ -74,6 +82,7 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
                         workers=args.workers,
                         tls_cert=args.tls_cert, tls_key=args.tls_key,
                         tls_client_ca=getattr(args, "tls_client_ca", None),
+                        auth_token_file=getattr(args, "auth_token_file", None),
                         reflection=not getattr(args, "no_reflection", False), grace=args.grace,
                         solver_budget=args.solver_budget,
                         cache_items=args.cache_items,

@@ -109,13 +109,36 @@ def draw(knobs: Knobs, rng: random.Random, service: Service | None = None,
     """One item meeting ``knobs``, drawn with ``rng``; ``InputError`` when ``MAX_DRAWS``
     DAGs gave none."""
     knobs.validate()
-    service = service or default()
     prop = rng.choice(knobs.relations)
-    template, reverse = next((t, r) for p, t, r in
-                             (PARAPHRASED if knobs.paraphrase else ORIGINAL) if p == prop)
     target: Any = None
     if knobs.balanced:
         target = rng.choice(RELATIONS) if knobs.three_class else rng.choice((1, 0))
+    return _search(knobs, prop, target, rng, service or default(), keys)
+
+
+def cells(knobs: Knobs) -> tuple[tuple[str, Any], ...]:
+    """Every (relation, balanced target) a draw may choose (target None: unbalanced)."""
+    targets: tuple[Any, ...] = ((RELATIONS if knobs.three_class else (1, 0))
+                                if knobs.balanced else (None,))
+    return tuple((prop, target) for prop in dict.fromkeys(knobs.relations)
+                 for target in targets)
+
+
+def probe(knobs: Knobs, service: Service | None = None) -> None:
+    """``InputError`` naming the knobs when some relation and target a draw may choose
+    yields no item (searched once each with a fixed seed): an infeasible combination fails
+    when a dataset is made, not at the item that first asks for it."""
+    knobs.validate()
+    for prop, target in cells(knobs):
+        _search(knobs, prop, target, random.Random(0), service or default(), None)
+
+
+def _search(knobs: Knobs, prop: str, target: Any, rng: random.Random, service: Service,
+            keys: ItemKeys | None) -> dict[str, Any]:
+    """An item asking ``prop`` whose answer is ``target`` (None: any), searched with
+    ``rng``; ``InputError`` when ``MAX_DRAWS`` DAGs gave none."""
+    template, reverse = next((t, r) for p, t, r in
+                             (PARAPHRASED if knobs.paraphrase else ORIGINAL) if p == prop)
     names = RENAMED_NAMES if knobs.rename else ORIGINAL_NAMES
     for _ in range(MAX_DRAWS):
         n = rng.randint(knobs.min_nodes, knobs.max_nodes)
@@ -164,4 +187,5 @@ def draw(knobs: Knobs, rng: random.Random, service: Service | None = None,
                      f"five variables): {knobs}")
 
 
-__all__ = ["MAX_DRAWS", "PROPERTIES", "RELATIONS", "THREE_CLASS_INSTRUCTION", "Knobs", "draw"]
+__all__ = ["MAX_DRAWS", "PROPERTIES", "RELATIONS", "THREE_CLASS_INSTRUCTION", "Knobs", "cells",
+           "draw", "probe"]

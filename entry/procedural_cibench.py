@@ -332,17 +332,20 @@ def _targets(knobs: CIBenchKnobs, task: str, rng: random.Random) -> tuple[bool, 
     """The balanced label, drawn before the item (None: any)."""
     if not knobs.balanced:
         return None
+    if task in ("CP", "BA"):
+        return (rng.choice(_labels(knobs, task)),)
+    # a fair coin per query position (the last tier has at most max_tier_size events)
+    return tuple(rng.random() < 0.5 for _ in range(knobs.max_tier_size + 1))
+
+
+def _labels(knobs: CIBenchKnobs, task: str) -> list[bool]:
+    """The labels a balanced CP or BA item may be asked to have."""
     if task == "CP":
-        feasible = [v for v in (False, True) if (knobs.min_paths == 0 if not v
-                                                  else knobs.max_paths >= 1)]
-    elif task == "BA":
-        feasible = [v for v in (False, True)
-                    if knobs.adjustment_needed in (None, v)
-                    and (knobs.min_adjustment_size == 0 if not v
-                         else knobs.max_adjustment_size >= 1)]
-    else:  # a fair coin per query position (the last tier has at most max_tier_size events)
-        return tuple(rng.random() < 0.5 for _ in range(knobs.max_tier_size + 1))
-    return (rng.choice(feasible),)
+        return [v for v in (False, True) if (knobs.min_paths == 0 if not v
+                                              else knobs.max_paths >= 1)]
+    return [v for v in (False, True)
+            if knobs.adjustment_needed in (None, v)
+            and (knobs.min_adjustment_size == 0 if not v else knobs.max_adjustment_size >= 1)]
 
 
 def _answer(service: Service, prompt: str, task: str) -> Any | None:
@@ -363,10 +366,31 @@ def draw(knobs: CIBenchKnobs, rng: random.Random, service: Service | None = None
     ``node_names``, ``adjacency`` and ``truth`` (derived by the oracle).
     """
     knobs.validate()
-    service = service or default()
     task = rng.choice(tuple(knobs.tasks))
     name_type = rng.choice(tuple(knobs.name_types))
     target = _targets(knobs, task, rng)
+    return _search(knobs, task, name_type, target, rng, service or default())
+
+
+def probe(knobs: CIBenchKnobs, service: Service | None = None) -> None:
+    """``InputError`` naming the knobs when some task (and, balanced, some label of a CP or
+    BA item) a draw may choose yields no item (searched once each with a fixed seed): an
+    infeasible combination fails when a dataset is made, not at the item that asks for it."""
+    knobs.validate()
+    for task in dict.fromkeys(knobs.tasks):
+        labels: tuple[tuple[bool, ...] | None, ...] = (None,)
+        if knobs.balanced and task in ("CP", "BA"):
+            labels = tuple((label,) for label in _labels(knobs, task))
+        for target in labels:
+            _search(knobs, task, next(iter(knobs.name_types)), target, random.Random(0),
+                    service or default())
+
+
+def _search(knobs: CIBenchKnobs, task: str, name_type: str,
+            target: tuple[bool, ...] | None, rng: random.Random, service: Service
+            ) -> dict[str, Any]:
+    """A ``task`` item with ``name_type`` names and the label ``target`` (None: any),
+    searched with ``rng``; ``InputError`` naming the knobs when ``MAX_DRAWS`` gave none."""
     for _ in range(MAX_DRAWS):
         n = rng.randint(knobs.min_nodes, knobs.max_nodes)
         shape = draw_shape(n, knobs.max_tier_size, rng)
@@ -498,4 +522,4 @@ def _rules_item(knobs: CIBenchKnobs, task: str, shape: tuple[int, ...],
 
 __all__ = ["BIO_EVENTS", "BIO_NOUNS", "MAX_DRAWS", "MAX_NODES", "NAME_TYPES", "TASKS",
            "CIBenchKnobs", "allowed_pairs", "draw", "draw_edges", "draw_names", "draw_rules",
-           "draw_shape", "graph_prompt", "rules_prompt", "tiers_of"]
+           "draw_shape", "graph_prompt", "probe", "rules_prompt", "tiers_of"]

@@ -159,14 +159,15 @@ def _members(values: Iterable[Any], kind: type[enum.Enum], what: str,
     """``values`` (enum members or their values; one bare value too) as members of
     ``kind``; ``InputError`` naming the choices for an unknown or empty one."""
     out: list[Any] = []
+    knob = what.replace(" ", "_") + "s"  # the knob's name: task_types, question_types, …
     for value in (values,) if isinstance(values, str | kind) else values:
         try:
             out.append(value if isinstance(value, kind) else kind(value))
         except ValueError:
-            raise InputError(f"unknown {what} {value!r}; expected some of "
+            raise InputError(f"{knob}: unknown {what} {value!r}; expected some of "
                              f"{', '.join(choices)}") from None
     if not out:
-        raise InputError(f"{what}s must not be empty; choose among {', '.join(choices)}")
+        raise InputError(f"{knob} must not be empty; choose among {', '.join(choices)}")
     return tuple(dict.fromkeys(out))
 
 
@@ -729,10 +730,29 @@ def draw(knobs: GraphKnobs, rng: random.Random, service: Service | None = None
     name ``Service.grade`` takes ("CLEAR"); ``label`` the YN/EX answer as a bool;
     ``graph`` the drawn graph as lists; ``difficulty`` the measured quantities."""
     knobs.validate()
-    service = service or default()
     forms = knobs.forms()
     form = _form(forms, rng)
     target = rng.choice((True, False)) if knobs.balanced else None
+    return _search(knobs, forms, form, target, rng, service or default())
+
+
+def probe(knobs: GraphKnobs, service: Service | None = None) -> None:
+    """``InputError`` naming the knobs when a yes/no target a balanced draw may choose (or
+    any item, unbalanced) is not found (searched once each with a fixed seed): an
+    infeasible combination fails when a dataset is made, not at the item that asks."""
+    knobs.validate()
+    forms = knobs.forms()
+    for target in ((True, False) if knobs.balanced else (None,)):
+        rng = random.Random(0)
+        _search(knobs, forms, _form(forms, rng), target, rng, service or default())
+
+
+def _search(knobs: GraphKnobs, forms: dict[Task, tuple[tuple[QType, ...],
+                                                        tuple[GraphType, ...]]],
+            form: Form, target: bool | None, rng: random.Random, service: Service
+            ) -> dict[str, Any]:
+    """An item of ``form`` (or, when it cannot be asked, of forms drawn after it) whose
+    yes/no answer is ``target`` (None: any); ``InputError`` after ``MAX_DRAWS`` graphs."""
     tried = [form]
     for attempt in range(MAX_DRAWS):
         if attempt and attempt % FORM_DRAWS == 0:
@@ -759,4 +779,4 @@ def draw(knobs: GraphKnobs, rng: random.Random, service: Service | None = None
 
 
 __all__ = ["EDGE_CAPS", "FORM_DRAWS", "MAX_DRAWS", "MAX_EDGES", "MAX_NODES", "TASK", "Form",
-           "Graph", "GraphKnobs", "draw", "draw_graph"]
+           "Graph", "GraphKnobs", "draw", "draw_graph", "probe"]

@@ -13,6 +13,12 @@ every surface does:
 * NaN (with a logged reason) — the verifier could not finish (budget, limits), or the
   item has no right answer; never a silent 0.
 
+A configuration is checked when it is made (``environments.knobs``: every knob's type,
+unknown knobs), then its ranges (the knobs' own ``validate``), and a dataset *probes*
+its configuration once when made: every relation, task or balanced target an item may
+ask for is searched once with a fixed seed (the generator's ``probe``), so a
+combination no item can meet fails at creation, not at the item that first asks for it.
+
 ``metadata["item"]`` is the text the oracle answered and ``metadata["task"]`` the task
 it was read as, so a reply is graded against the text itself, not a stored label.
 
@@ -26,6 +32,7 @@ Without ``reasoning-gym`` installed the same classes work standalone: the fallba
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import random
@@ -35,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_oracle.entry import BudgetExceeded, InputError, default
+from causal_oracle.environments.knobs import check_knobs, configuration
 
 log = logging.getLogger("causal_oracle.environments")
 
@@ -67,13 +75,15 @@ except ImportError:  # the same interface, standalone
 @dataclass
 class SeedAndSize:
     """A dataset config's ``seed`` and ``size``, put before its knobs:
-    ``class MyConfig(SeedAndSize, MyKnobs)`` (its ``validate`` checks the size, then the knobs)."""
+    ``class MyConfig(SeedAndSize, MyKnobs)`` (its ``validate`` checks every knob's type,
+    the size, then the knobs' own ranges)."""
 
     seed: int | None = None
     size: int = 500
 
     def validate(self) -> None:
-        if not isinstance(self.size, int) or self.size < 0:
+        check_knobs(self)
+        if self.size < 0:
             raise InputError(f"size must be a whole number >= 0, not {self.size!r}")
         knobs = getattr(super(), "validate", None)
         if knobs is not None:
@@ -94,7 +104,25 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
     name: str = ""
 
     def __init__(self, config: Any) -> None:
+        config.validate()
         super().__init__(config=config, seed=config.seed, size=config.size)
+        key = (type(self), knob_values(config))
+        if key not in _PROBED:
+            try:
+                self.probe()
+                found = None
+            except InputError as error:
+                found = error
+            if len(_PROBED) >= PROBES_KEPT:
+                _PROBED.clear()
+            _PROBED[key] = found
+        infeasible = _PROBED[key]
+        if infeasible is not None:
+            raise InputError(infeasible.message)
+
+    def probe(self) -> None:
+        """``InputError`` naming the knobs when some item the configuration may ask for
+        cannot be drawn (each dataset asks its generator; run once per configuration)."""
 
     @abstractmethod
     def draw(self, rng: random.Random) -> dict[str, Any]:
@@ -141,6 +169,17 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
         return (1.0 if grade.correct else 0.0), None
 
 
+def knob_values(config: Any) -> tuple[Any, ...]:
+    """The knobs of ``config`` (all but its seed and size), hashable."""
+    return tuple((f.name, getattr(config, f.name)) for f in dataclasses.fields(config)
+                 if f.name not in ("seed", "size"))
+
+
+#: the probe's finding per configuration (dataset class and knobs): None when feasible
+_PROBED: dict[tuple[type, tuple[Any, ...]], InputError | None] = {}
+PROBES_KEPT = 4096
+
+
 #: every certified dataset by name: (dataset class, config class, curriculum class or None)
 CATALOGUE: dict[str, tuple[type, type, type | None]] = {}
 
@@ -174,10 +213,10 @@ def create(name: str, **config: Any) -> CertifiedDataset:
     dataset, config_class, _ = CATALOGUE[name]
     try:
         made = config_class(**config)
-    except TypeError as error:
-        raise InputError(f"{name}: {error}") from None
+    except InputError as error:
+        raise InputError(f"{name}: {error.message}") from None
     return dataset(made)  # type: ignore[no-any-return]
 
 
 __all__ = ["CATALOGUE", "HAVE_REASONING_GYM", "CertifiedDataset", "ProceduralDataset",
-           "SeedAndSize", "create", "register_dataset"]
+           "SeedAndSize", "configuration", "create", "knob_values", "register_dataset"]

@@ -26,10 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_oracle.entry.procedural_cibench import CIBenchKnobs, draw
+from causal_oracle.entry.procedural_cibench import probe as probe_knobs
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
     SeedAndSize,
+    configuration,
     register_dataset,
 )
 
@@ -40,6 +42,7 @@ if HAVE_REASONING_GYM:
 CIBENCH_NAME = "causal_cibench"
 
 
+@configuration
 @dataclass
 class CIBenchConfig(SeedAndSize, CIBenchKnobs):
     """The dataset's knobs (``entry.procedural_cibench.CIBenchKnobs``), its seed and size."""
@@ -49,6 +52,9 @@ class CIBenchDataset(CertifiedDataset):
     """CI-Bench items from tiered DAGs; ``self[idx]`` depends on ``seed + idx`` only."""
 
     name = CIBENCH_NAME
+
+    def probe(self) -> None:
+        probe_knobs(self.config)
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
         return draw(self.config, rng)

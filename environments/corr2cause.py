@@ -22,10 +22,12 @@ from typing import Any
 
 from causal_oracle.entry.freshness import ItemKeys
 from causal_oracle.entry.procedural import RELATIONS, Knobs, draw
+from causal_oracle.entry.procedural import probe as probe_knobs
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
     SeedAndSize,
+    configuration,
     register_dataset,
 )
 
@@ -36,6 +38,7 @@ if HAVE_REASONING_GYM:
 DATASET_NAME = "causal_corr2cause"
 
 
+@configuration
 @dataclass
 class Corr2CauseConfig(SeedAndSize, Knobs):
     """The dataset's knobs (``entry.procedural.Knobs``: labels balanced on request), its
@@ -50,6 +53,9 @@ class Corr2CauseDataset(CertifiedDataset):
     def __init__(self, config: Corr2CauseConfig) -> None:
         super().__init__(config)
         self._keys = ItemKeys()
+
+    def probe(self) -> None:
+        probe_knobs(self.config)
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
         return draw(self.config, rng, keys=self._keys)

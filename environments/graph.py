@@ -26,10 +26,12 @@ from typing import Any
 
 from causal_oracle.entry.clear_wording import GRAPH_TYPES
 from causal_oracle.entry.procedural_graph import GraphKnobs, draw
+from causal_oracle.entry.procedural_graph import probe as probe_knobs
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
     SeedAndSize,
+    configuration,
     register_dataset,
 )
 
@@ -40,6 +42,7 @@ if HAVE_REASONING_GYM:
 GRAPH_NAME = "causal_graph"
 
 
+@configuration
 @dataclass
 class GraphConfig(SeedAndSize, GraphKnobs):
     """The dataset's knobs (``entry.procedural_graph.GraphKnobs``), its seed and size."""
@@ -49,6 +52,9 @@ class GraphDataset(CertifiedDataset):
     """CLEAR-style graph questions; ``self[idx]`` depends on ``seed + idx`` only."""
 
     name = GRAPH_NAME
+
+    def probe(self) -> None:
+        probe_knobs(self.config)
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
         return draw(self.config, rng)

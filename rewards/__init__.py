@@ -11,8 +11,11 @@ prompt, 0 when it gives another answer or none that can be read, and **no reward
 * ``rewards.scoring`` — ``Sample``, ``Reward``, ``RewardConfig``, ``Verifier``;
 * ``rewards.pool`` — ``Scorer``: a hard per-sample time cap in worker processes;
 * ``rewards.http`` — the HTTP/JSON endpoint (``causal-oracle serve --http-port``;
-  needs the ``rl`` extra: Starlette and uvicorn);
-* ``rewards.prompts`` — where the question and the reply sit in a trainer's data.
+  needs the ``rl`` extra: Starlette and uvicorn), strict JSON throughout;
+  ``rewards.http_security`` — its TLS, mutual TLS and shared-secret token;
+* ``rewards.prompts`` — where the question and the reply sit in a trainer's data;
+* ``rewards.inputs`` — a trainer's values made into text, or refused naming the field
+  (status ``invalid``: no adapter ever raises on a sample's values).
 
     >>> from causal_oracle.rewards import RewardConfig, configure, trl_reward
     >>> _ = configure(RewardConfig(workers=0))

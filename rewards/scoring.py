@@ -14,6 +14,8 @@ wrong                           0 (+ the format term)
 unreadable (no verdict)         0 (+ the format term)
 the question has no right       ``None``: ``ungradable`` (an inconsistent premise)
 answer
+the sample's inputs are not     ``None``: ``invalid`` (a column that is not text, a
+usable                          missing query: ``rewards.inputs``; the reason names it)
 the verifier could not finish   ``None``: ``no_question`` (no family reads the prompt),
                                 ``budget`` (the time budget spent, or a prompt or reply
                                 over the size limit), ``timeout`` (the hard
@@ -58,14 +60,16 @@ from causal_oracle.entry import (
     join_input,
 )
 from causal_oracle.entry.caches import LRU
+from causal_oracle.rewards.inputs import QUOTE_CHARS, excerpt
 from causal_oracle.rewards.prompts import candidates
 
 log = logging.getLogger("causal_oracle.rewards")
 
 #: statuses whose reward is a number; every other status has reward None
 SCORED = ("correct", "wrong", "unreadable")
-FAILED = ("ungradable", "no_question", "budget", "timeout", "error")
+FAILED = ("invalid", "ungradable", "no_question", "budget", "timeout", "error")
 QUESTIONS_KEPT = 4096  # prompts whose question window is remembered per verifier
+LOG_CHARS = QUOTE_CHARS + 200  # a reason: its own words and at most QUOTE_CHARS of input
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +108,9 @@ class RewardConfig:
 @dataclass(frozen=True, slots=True)
 class Sample:
     """One completion to score: the prompt's text (chat messages already unwrapped:
-    ``rewards.prompts``), the completion's text, and the optional columns."""
+    ``rewards.prompts``), the completion's text, and the optional columns.  ``problem``
+    says why the trainer's values could not be used (``rewards.inputs``): such a sample
+    is never scored (status ``invalid``)."""
 
     prompt: str
     completion: str
@@ -112,6 +118,7 @@ class Sample:
     premise: str | None = None
     hypothesis: str | None = None
     fallback: str | None = None
+    problem: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,14 +152,19 @@ class Reward:
 
 
 def failure(status: str, reason: str, seconds: float = 0.0) -> Reward:
-    """A sample the verifier gave no reward, logged with its reason."""
+    """A sample the verifier gave no reward, logged with its reason (the reason and the
+    log line bounded: ``LOG_CHARS``)."""
+    reason = excerpt(reason, LOG_CHARS)
     log.warning("no reward (%s): %s", status, reason)
     return Reward(None, status, reason, seconds=seconds)
 
 
 def oversized(sample: Sample, config: RewardConfig) -> Reward | None:
-    """The ``budget`` failure of a sample whose reply or prompt is over the size limit
-    (checked before any work: a worker never receives it), else None."""
+    """The failure of a sample that is refused before any work (a worker never receives
+    it): ``invalid`` when its inputs could not be used, ``budget`` when its reply or
+    prompt is over the size limit; else None."""
+    if sample.problem is not None:
+        return failure("invalid", sample.problem)
     limit = config.text_bytes
     for what, text in (("model_answer", sample.completion), ("prompt", sample.prompt)):
         if len(text) > limit // 4:
@@ -223,9 +235,9 @@ class Verifier:
             return failure("budget", str(error), took())
         except InputError as error:
             return failure("no_question", "no benchmark question could be read from the "
-                           f"prompt: {error.describe()}", took())
+                           f"prompt: {excerpt(error.describe())}", took())
         except CertificateRejected as error:
-            log.error("certificate rejected (a bug): %s", error)
+            log.error("certificate rejected (a bug): %s", excerpt(str(error), LOG_CHARS))
             return failure("error", f"certificate rejected: {error}", took())
         except Exception as error:  # a bug: no reward, never a crash of the training step
             log.exception("internal error while scoring")
@@ -248,7 +260,8 @@ class Verifier:
         status = "unreadable" if not grade.readable else \
             "correct" if grade.correct else "wrong"
         value = (1.0 if status == "correct" else 0.0) + bonus
-        return Reward(value, status, grade.reason, grade.task, answer.family, grade.expected,
+        return Reward(value, status, excerpt(grade.reason, LOG_CHARS), grade.task,
+                      answer.family, grade.expected,
                       grade.normalised, relation if isinstance(relation, str) else None, fmt,
                       seconds)
 

@@ -13,8 +13,10 @@ per-sample cap of ``rewards.pool``) and returns what that trainer expects:
   data_source, solution_str, ground_truth, extra_info)``: the question is
   ``extra_info["prompt"]`` (string or messages) or else the item text in
   ``ground_truth``.  Returns ``{"score", "acc", "unreadable", "verifier_failed",
-  "format", "relation", "task", "status", "reason"}`` (every key always present, as
-  verl's reward managers collect them per key); ``score`` is NaN without a reward.
+  "relation", "task", "status", "reason"}`` and ``"format"`` when a format term is
+  configured (the same keys for every sample, as verl's reward managers collect them
+  per key); ``score`` and ``acc`` (and ``format``) are NaN without a reward, and no
+  other value is ever NaN.
   ``compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos)``
   is the batched form (verl's ``BatchRewardManager``).
 * **OpenRLHF** ``--remote_rm_url reward_func.py`` calls ``reward_func(queries,
@@ -22,7 +24,10 @@ per-sample cap of ``rewards.pool``) and returns what that trainer expects:
   ``{"rewards", "scores", "extra_logs"}`` as lists (NaN without a reward).
 
 Columns named ``premise``, ``hypothesis`` and ``task`` (TRL dataset columns, verl's
-``extra_info``) take precedence over the prompt's text.  The scorer is the process's
+``extra_info``) take precedence over the prompt's text.  Every value a trainer hands
+over crosses ``rewards.inputs``: a missing one (None, NaN, "") is absent, one that is
+not text (a number, a dict) makes its sample ``invalid`` — no reward, the reason naming
+the field — and no adapter ever raises on a sample's values.  The scorer is the process's
 default (``configure`` replaces it; the ``CAUSAL_ORACLE_REWARD_*`` environment
 variables set it up for trainers that import a function by name).
 
@@ -42,9 +47,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from causal_oracle.rewards.inputs import Refused, clean_text, column_at, column_value, text_value
 from causal_oracle.rewards.pool import Scorer
 from causal_oracle.rewards.prompts import completion_text, text_of, user_turn
 from causal_oracle.rewards.scoring import Reward, RewardConfig, Sample
@@ -92,29 +98,37 @@ def scorer() -> Scorer:
 
 def prompt_text(prompt: Any) -> str:
     """The text of a prompt: the last user message of chat messages, the last user turn
-    of a string with a chat template applied, or the string itself."""
+    of a string with a chat template applied, or the string itself (lone surrogates
+    replaced: ``rewards.inputs``)."""
     if isinstance(prompt, str):
-        return user_turn(prompt)
-    return text_of(prompt)
+        return clean_text(user_turn(prompt))
+    return clean_text(text_of(prompt))
 
 
-def _column(columns: Mapping[str, Any], name: str, i: int) -> str | None:
-    values = columns.get(name)
-    if values is None:
-        return None
-    value = values if isinstance(values, str) else values[i] if i < len(values) else None
-    return None if value is None or value == "" else str(value)
+def reply_text(completion: Any) -> str:
+    """``completion_text`` with lone surrogates replaced."""
+    return clean_text(completion_text(completion))
+
+
+def sample_of(read: Callable[[], Sample]) -> Sample:
+    """``read()``, or an ``invalid`` sample saying which value was refused."""
+    try:
+        return read()
+    except Refused as error:
+        return Sample("", "", problem=str(error))
 
 
 # ---- TRL ------------------------------------------------------------------------------------
 
 def trl_samples(prompts: Sequence[Any], completions: Sequence[Any],
                 columns: Mapping[str, Any]) -> list[Sample]:
-    """TRL's arguments as samples (dataset columns are lists aligned with completions)."""
-    return [Sample(prompt_text(prompts[i]) if i < len(prompts) else "",
-                   completion_text(completions[i]),
-                   **{c: _column(columns, c, i) for c in COLUMNS})
-            for i in range(len(completions))]
+    """TRL's arguments as samples (dataset columns are lists aligned with completions, or
+    one value every sample shares)."""
+    def one(i: int) -> Sample:
+        return Sample(prompt_text(prompts[i]) if i < len(prompts) else "",
+                      reply_text(completions[i]),
+                      **{c: column_at(columns[c], i, c) for c in COLUMNS if c in columns})
+    return [sample_of(lambda i=i: one(i)) for i in range(len(completions))]
 
 
 def trl_reward(prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
@@ -135,23 +149,35 @@ async def trl_reward_async(prompts: Sequence[Any], completions: Sequence[Any], *
 # ---- verl -----------------------------------------------------------------------------------
 
 def verl_sample(solution_str: Any, ground_truth: Any, extra_info: Any) -> Sample:
-    info = extra_info if isinstance(extra_info, Mapping) else {}
-    prompt = info.get("prompt", info.get("question"))
-    fallback = ground_truth if isinstance(ground_truth, str) else None
-    return Sample(prompt_text(prompt) if prompt is not None else "",
-                  completion_text(solution_str),
-                  **{c: _column(info, c, 0) for c in COLUMNS}, fallback=fallback)
+    """One verl call's values as a sample (``extra_info`` values are this sample's own)."""
+    def read() -> Sample:
+        info = extra_info if isinstance(extra_info, Mapping) else {}
+        prompt = info.get("prompt", info.get("question"))
+        fallback = column_value(ground_truth, "ground_truth") \
+            if isinstance(ground_truth, str) else None
+        return Sample(prompt_text(prompt) if prompt is not None else "",
+                      reply_text(solution_str),
+                      **{c: column_value(info.get(c), f"extra_info[{c!r}]") for c in COLUMNS},
+                      fallback=fallback)
+    return sample_of(read)
 
 
-def verl_result(r: Reward) -> dict[str, Any]:
-    """A reward as verl logs it (the same keys for every sample)."""
-    return {"score": NAN if r.reward is None else r.reward,
-            "acc": NAN if r.acc is None else r.acc,
-            "unreadable": float(r.status == "unreadable"),
-            "verifier_failed": float(r.failed),
-            "format": NAN if r.format_ok is None else float(r.format_ok),
-            "relation": r.relation or "", "task": r.task or "", "status": r.status,
-            "reason": r.reason}
+def verl_result(r: Reward, with_format: bool | None = None) -> dict[str, Any]:
+    """A reward as verl logs it (the same keys for every sample): NaN only in ``score``,
+    ``acc`` and ``format`` of a sample without a reward; ``format`` only when the format
+    term is configured (``with_format``; None: the default scorer's config)."""
+    if with_format is None:
+        with_format = scorer().config.format_weight != 0
+    out: dict[str, Any] = {
+        "score": NAN if r.reward is None else r.reward,
+        "acc": NAN if r.acc is None else r.acc,
+        "unreadable": float(r.status == "unreadable"),
+        "verifier_failed": float(r.failed),
+        "relation": r.relation or "", "task": r.task or "", "status": r.status,
+        "reason": r.reason}
+    if with_format:
+        out["format"] = NAN if r.format_ok is None else float(r.format_ok)
+    return out
 
 
 def compute_score(data_source: Any, solution_str: Any, ground_truth: Any,
@@ -165,29 +191,33 @@ def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any
                         ground_truths: Sequence[Any], extra_infos: Sequence[Any] | None = None,
                         **kwargs: Any) -> list[dict[str, Any]]:
     """verl batched reward function (``BatchRewardManager``'s call)."""
-    infos = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
-    samples = [verl_sample(s, g, e) for s, g, e in zip(solution_strs, ground_truths, infos,
-                                                       strict=False)]
+    n = len(solution_strs)
+    truths = list(ground_truths) if ground_truths is not None else []
+    infos = list(extra_infos) if extra_infos is not None else []
+    samples = [verl_sample(solution_strs[i], truths[i] if i < len(truths) else None,
+                           infos[i] if i < len(infos) else None) for i in range(n)]
     return [verl_result(r) for r in scorer().score_many(samples)]
 
 
 # ---- OpenRLHF -------------------------------------------------------------------------------
 
-def openrlhf_samples(queries: Sequence[str], prompts: Sequence[str],
+def openrlhf_samples(queries: Sequence[Any], prompts: Sequence[Any],
                      labels: Sequence[Any] | None) -> list[Sample]:
-    """Each query is its prompt followed by the completion."""
-    out = []
-    for i, query in enumerate(queries):
-        prompt = prompts[i] if i < len(prompts) else ""
+    """Each query is its prompt followed by the completion (a query or prompt that is not
+    text makes its sample ``invalid``)."""
+    def one(i: int) -> Sample:
+        query = text_value(queries[i], f"queries[{i}]")
+        prompt = text_value(prompts[i], f"prompts[{i}]") if i < len(prompts) else ""
         at = query.find(prompt) if prompt else -1
         completion = query[at + len(prompt):] if at >= 0 else ""
         label = labels[i] if labels is not None and i < len(labels) else None
-        out.append(Sample(prompt_text(prompt) if at >= 0 else "", completion,
-                          fallback=label if isinstance(label, str) else None))
-    return out
+        return Sample(prompt_text(prompt) if at >= 0 else "", completion,
+                      fallback=clean_text(label) if isinstance(label, str) and label else None)
+    return [sample_of(lambda i=i: one(i)) for i in range(len(queries))]
 
 
 def openrlhf_result(rewards: Sequence[Reward]) -> dict[str, Any]:
+    """OpenRLHF's lists (NaN without a reward, as ``torch.tensor`` takes them)."""
     values = [NAN if r.reward is None else r.reward for r in rewards]
     return {"rewards": values, "scores": list(values),
             "extra_logs": {"acc": [NAN if r.acc is None else r.acc for r in rewards],
@@ -195,13 +225,14 @@ def openrlhf_result(rewards: Sequence[Reward]) -> dict[str, Any]:
                            "verifier_failed": [float(r.failed) for r in rewards]}}
 
 
-def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any],
+def reward_func(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[Any] | None,
                 **kwargs: Any) -> dict[str, Any]:
     """OpenRLHF custom reward function (``--remote_rm_url FILE.py``)."""
     return openrlhf_result(scorer().score_many(openrlhf_samples(queries, prompts, labels)))
 
 
 __all__ = ["COLUMNS", "compute_score", "compute_score_batch", "config_from_env", "configure",
-           "openrlhf_result", "openrlhf_samples", "prompt_text", "reward_func",
+           "openrlhf_result", "openrlhf_samples", "prompt_text", "reply_text", "reward_func",
+           "sample_of",
            "scorer", "trl_reward", "trl_reward_async", "trl_samples", "verl_result",
            "verl_sample"]

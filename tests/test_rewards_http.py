@@ -8,7 +8,6 @@ health, and the refusals (not JSON, wrong shape, too large).
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import signal
@@ -99,13 +98,18 @@ def test_verify_in_the_nemo_gym_shape(http_only: str) -> None:
     assert failed["reward"] is None and failed["details"]["reason"]
 
 
+def _refuse(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
 def test_get_reward_in_the_openrlhf_shape(http_only: str) -> None:
     prompt = f"{ITEM}\nIs the hypothesis necessarily true given the premise? Answer Yes or No.\n"
     replies = [RIGHT, WRONG, "", "x" * 300_000]
     response = httpx.post(f"{http_only}/get_reward", timeout=30, json={
         "query": [prompt + r for r in replies], "prompts": [prompt] * 4, "labels": [""] * 4})
-    out = json.loads(response.text)  # NaN where no reward, as Python's json reads it
-    assert out["rewards"][:3] == [1.0, 0.0, 0.0] and math.isnan(out["rewards"][3])
+    out = json.loads(response.text, parse_constant=_refuse)  # strict JSON: null, not NaN
+    assert out["rewards"] == [1.0, 0.0, 0.0, None]
+    assert out["valid"] == [True, True, True, False] and "bytes" in out["reasons"][3]
     assert out["extra_logs"]["verifier_failed"] == [0.0, 0.0, 0.0, 1.0]
 
 

@@ -17,15 +17,19 @@ from ``clients/``.  The contract (DESIGN 5) for bad input is four codes only:
 
 Deadlines cannot be lost: solver work runs in a pool of worker processes with a
 watchdog (``server_pool``), each item under a cooperative budget, so a slow item
-holds one worker and never the event loop; a bounded LRU of serialised responses
+holds one worker and never the event loop; a call that is cancelled (the client
+went away, its deadline passed) gives its worker back or has it replaced, so that
+nobody's work runs on for nobody; a bounded LRU of serialised responses
 answers repeated items without a round trip, and responses are framed without
 re-encoding (``proto/wire.py``).  ``VerifyBatch``/``AnswerBatch`` carry many items
 per message (order kept) for throughput.  The configuration is ``server_config``.
 
 Operations: binds 127.0.0.1 by default; optional TLS and mutual TLS (client
 certificates); health checking (``grpc.health.v1``); server reflection unless
-switched off; on SIGTERM/SIGINT health turns NOT_SERVING, new calls are refused
-and calls in flight get ``--grace`` seconds.  Run ``causal-oracle serve``.
+switched off; on SIGTERM/SIGINT health turns NOT_SERVING, new calls are refused,
+calls in flight get ``--grace`` seconds, then what still runs is cancelled and the
+busy workers are killed: the process exits within about ``--grace`` seconds,
+however long the work.  Run ``causal-oracle serve``.
 """
 
 from __future__ import annotations
@@ -112,6 +116,26 @@ async def _abort(context: grpc.aio.ServicerContext, error: pb.ItemError) -> None
         raise asyncio.CancelledError from None
 
 
+def _guarded(method: Callable[[Any, grpc.aio.ServicerContext], Any]
+             ) -> Callable[[Any, grpc.aio.ServicerContext], Any]:
+    """``method`` with a total error mapping: its own aborts and cancellation pass, and
+    any other exception — a bug of the server — is logged with its traceback and ends
+    the call with INTERNAL (not gRPC's UNKNOWN, and nothing of the request is logged)."""
+    async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return await method(request, context)
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            raise
+        except Exception as error:
+            log.error("internal error (a bug) in %s", method.__name__, exc_info=True)
+            if context.done():
+                raise asyncio.CancelledError from None
+            await context.abort(grpc.StatusCode.INTERNAL,
+                                f"internal error: {type(error).__name__}")
+    call.__name__ = method.__name__
+    return call
+
+
 class OracleServicer:
     """The RPCs.  Requests arrive through ``safe_parser``; responses leave as bytes (the
     cache holds serialised responses, and a batch is the concatenation of its items)."""
@@ -124,14 +148,16 @@ class OracleServicer:
     def handlers(self) -> grpc.GenericRpcHandler:
         def unary(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
             return grpc.unary_unary_rpc_method_handler(
-                fn, request_deserializer=safe_parser(cls), response_serializer=bytes)
+                _guarded(fn), request_deserializer=safe_parser(cls),
+                response_serializer=bytes)
         return grpc.method_handlers_generic_handler(SERVICE_NAME, {
             "Verify": unary(self.Verify, pb.VerifyRequest),
             "Answer": unary(self.Answer, pb.AnswerRequest),
             "VerifyBatch": unary(self.VerifyBatch, pb.VerifyBatchRequest),
             "AnswerBatch": unary(self.AnswerBatch, pb.AnswerBatchRequest),
             "VerifyStream": grpc.stream_stream_rpc_method_handler(
-                self.VerifyStream, request_deserializer=safe_parser(pb.VerifyStreamRequest),
+                _guarded(self.VerifyStream),
+                request_deserializer=safe_parser(pb.VerifyStreamRequest),
                 response_serializer=bytes),
         })
 
@@ -327,16 +353,20 @@ class OracleServer:
         return self.port
 
     async def stop(self, grace: float | None = None) -> None:
-        """Health NOT_SERVING, refuse new calls, let calls in flight finish within ``grace``."""
+        """Health NOT_SERVING, refuse new calls, let calls in flight finish within
+        ``grace``; then cancel what still runs and take the workers back (killed when
+        busy), so that the server is gone soon after ``grace``, however long the work."""
         if self._server is None or self._stopping:
             return
         self._stopping = True
         try:
             await self.health.enter_graceful_shutdown()
-            await self._server.stop(self.config.grace if grace is None else grace)
             if self._pool is not None:
-                await asyncio.get_running_loop().run_in_executor(None, self._pool.shutdown)
+                self._pool.closing()
+            await self._server.stop(self.config.grace if grace is None else grace)
         finally:
+            if self._pool is not None:
+                self._pool.shutdown()
             self._stopped.set()
 
     async def wait(self) -> None:

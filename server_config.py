@@ -8,6 +8,7 @@ naming the option (exit 2) before anything starts.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from dataclasses import dataclass
 
@@ -40,9 +41,10 @@ class ServerConfig:
             raise InputError(f"--port {self.port} is not a port (0 to 65535)")
         if self.workers < 0:
             raise InputError(f"--workers {self.workers}: give 0 (one per core) or more")
-        if self.solver_budget <= 0 or self.grace < 0 or self.cache_items < 0:
-            raise InputError("--solver-budget must be positive, --grace and --cache-items "
-                             "not negative")
+        if not (math.isfinite(self.solver_budget) and self.solver_budget > 0
+                and math.isfinite(self.grace) and self.grace >= 0 and self.cache_items >= 0):
+            raise InputError("--solver-budget must be a positive finite number, --grace a "
+                             "finite one not negative, --cache-items not negative")
         if bool(self.tls_cert) != bool(self.tls_key):
             raise InputError("TLS needs both --tls-cert and --tls-key")
         if self.tls_client_ca and not self.tls_cert:

@@ -9,7 +9,16 @@ code  meaning
 2     bad input, or an unusable path or server: the line names it and says why
 3     an ``audit --fail-on`` finding (``gate.EXIT_GATE``)
 130   interrupted (Ctrl-C): ``causal-oracle: interrupted``, workers stopped quietly
+141   the output's reader went away (``causal-oracle explain … | head -1``): nothing
+      printed, as a Unix tool killed by SIGPIPE (128 + 13) ends
 ====  =====================================================================
+
+A closed pipe is not an error of ours nor of the input: Python ignores SIGPIPE and
+raises ``BrokenPipeError`` instead, so ``closed_pipe()`` does what the Python
+documentation recommends (the note on SIGPIPE in the ``signal`` module): point
+stdout at ``os.devnull``, so that the flush at exit cannot raise again, and end.
+The code is 141 rather than the documentation's 1 (a bug, here) so that a
+``set -o pipefail`` script sees what it sees of ``yes | head -1``.
 
 ``exit_code(error, server=…, debug=…)`` prints the line for an exception that
 ended a verb and returns the code.  ``quiet_pool(ctx, workers)`` is a
@@ -32,6 +41,7 @@ terminates the pool on the way out), not each worker with a traceback.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -40,6 +50,7 @@ from typing import Any
 from causal_oracle.entry import BudgetExceeded, InputError
 
 EXIT_OK, EXIT_BUG, EXIT_BAD_INPUT, EXIT_GATE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE
 
 #: gRPC status names that mean the server itself failed (its bug, not the input's or
 #: the connection's)
@@ -86,6 +97,18 @@ def exit_code(error: BaseException, *, server: str | None = None, debug: bool = 
     return EXIT_BUG
 
 
+def closed_pipe() -> int:
+    """The reader of stdout went away: the rest of the output goes to ``os.devnull``
+    (the flush at exit must not fail again) and the run ends quietly with 141."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is no file (a test's capture)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
+    return EXIT_CLOSED_PIPE
+
+
 def version_line() -> str:
     """``causal-oracle X.Y.Z``: the installed distribution's version (``--version``)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -119,5 +142,5 @@ def quiet_pool(ctx: Any, workers: int) -> Iterator[Any]:
         yield pool
 
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_GATE", "EXIT_INTERRUPTED", "EXIT_OK",
-           "exit_code", "ignore_sigint", "quiet_pool", "version_line"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_CLOSED_PIPE", "EXIT_GATE", "EXIT_INTERRUPTED",
+           "EXIT_OK", "closed_pipe", "exit_code", "ignore_sigint", "quiet_pool", "version_line"]

@@ -20,6 +20,7 @@ from causal_oracle.entry.limits import DEFAULT_CACHE_ITEMS, SERVER_STATEMENTS, S
 
 DEFAULT_PORT = 50051
 DEFAULT_GRACE_S = 10.0  # seconds calls in flight get at shutdown
+DEFAULT_CACHE_MB = 128  # the response cache's bound in bytes (and --cache-items in entries)
 
 
 def _int_in(low: int, high: int | None) -> Callable[[str], int]:
@@ -69,7 +70,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    default=DEFAULT_SOLVER_BUDGET_S,
                    help=f"seconds of solver time per item (default {DEFAULT_SOLVER_BUDGET_S:g})")
     p.add_argument("--cache-items", type=_int_in(0, None), default=DEFAULT_CACHE_ITEMS,
-                   help=f"responses kept for repeated items (default {DEFAULT_CACHE_ITEMS})")
+                   help=f"responses kept for repeated items (default {DEFAULT_CACHE_ITEMS}); "
+                        "also the items each worker's caches keep (at most 8192)")
+    p.add_argument("--cache-mb", type=_int_in(0, None), default=DEFAULT_CACHE_MB,
+                   help=f"MiB of requests and responses the response cache keeps (default "
+                        f"{DEFAULT_CACHE_MB})")
     p.add_argument("--max-premise-bytes", type=_int_in(1, None), default=SERVER_TEXT_BYTES,
                    help=f"largest text field of a request, in bytes (default "
                         f"{SERVER_TEXT_BYTES:,})")

@@ -19,7 +19,8 @@ Deadlines cannot be lost: solver work runs in a pool of worker processes with a
 watchdog (``server_pool``), each item under a cooperative budget, so a slow item
 holds one worker and never the event loop; a call that is cancelled (the client
 went away, its deadline passed) gives its worker back or has it replaced, so that
-nobody's work runs on for nobody; a bounded LRU of serialised responses
+nobody's work runs on for nobody; an LRU of serialised responses bounded in items
+and bytes (``server_cache``)
 answers repeated items without a round trip, and responses are framed without
 re-encoding (``proto/wire.py``).  ``VerifyBatch``/``AnswerBatch`` carry many items
 per message (order kept) for throughput.  The configuration is ``server_config``.
@@ -36,12 +37,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import os
 import signal
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf import any_pb2
@@ -53,7 +56,6 @@ from grpc_status import rpc_status
 from causal_oracle import entry as svc
 from causal_oracle import serve_options
 from causal_oracle.entry import BudgetExceeded, InputError
-from causal_oracle.entry.caches import LRU
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.wire import (
@@ -63,8 +65,10 @@ from causal_oracle.proto.wire import (
     safe_parser,
     stream_item,
 )
+from causal_oracle.server_cache import ResponseCache
 from causal_oracle.server_config import (
     DEFAULT_CACHE_ITEMS,
+    DEFAULT_CACHE_MB,
     ServerConfig,
     config_of,
     default_workers,
@@ -141,9 +145,10 @@ class OracleServicer:
     cache holds serialised responses, and a batch is the concatenation of its items)."""
 
     def __init__(self, pool: WorkerPool, service: svc.Service,
-                 cache_items: int = DEFAULT_CACHE_ITEMS) -> None:
+                 cache_items: int = DEFAULT_CACHE_ITEMS,
+                 cache_bytes: int = DEFAULT_CACHE_MB << 20) -> None:
         self.pool, self.service = pool, service
-        self.cache: LRU[bytes, tuple[bool, bytes]] = LRU(cache_items)
+        self.cache = ResponseCache(cache_items, cache_bytes)
 
     def handlers(self) -> grpc.GenericRpcHandler:
         def unary(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
@@ -339,7 +344,8 @@ class OracleServer:
             raise InputError(f"cannot bind {address}")
         self._pool = WorkerPool(c.workers or default_workers(), c.limits())
         await asyncio.get_running_loop().run_in_executor(None, self._pool.warm_up)
-        servicer = OracleServicer(self._pool, svc.Service(c.limits()), c.cache_items)
+        servicer = OracleServicer(self._pool, svc.Service(c.limits()), c.cache_items,
+                                  c.cache_mb << 20)
         server.add_generic_rpc_handlers((servicer.handlers(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         if c.reflection:
@@ -388,8 +394,9 @@ async def serve(config: ServerConfig, ready: Callable[[int], None] | None = None
 
 
 def run(args: argparse.Namespace) -> int:
-    """``causal-oracle serve``: serve until SIGTERM/SIGINT; prints the bound address.
-    A bad option raises ``InputError`` (exit 2) before anything starts."""
+    """``causal-oracle serve``: serve until SIGTERM/SIGINT; prints the bound address,
+    and ends the process (``exit_now``) once stopped.  A bad option raises
+    ``InputError`` (exit 2) before anything starts."""
     config = config_of(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
 
@@ -401,7 +408,29 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(serve(config, ready))
     print("causal-oracle: stopped", flush=True)
-    return 0
+    exit_now()
+
+
+def exit_now() -> NoReturn:
+    """End the process at once, with status 0, after a clean stop: the server is down,
+    the workers are gone, and stdout, stderr and the log are flushed here.  What is
+    skipped is the interpreter's teardown of a large module graph (gRPC's core, the
+    solvers' libraries), which takes seconds on a loaded machine — past the promise
+    that the process is gone about ``--grace`` seconds after SIGTERM."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    # the workers' fork server would tear down its preloaded modules the same slow way
+    # once it sees this process gone (it holds our stdout open meanwhile): it has no
+    # children left and nothing to say, so it goes now
+    from multiprocessing import forkserver
+
+    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    if pid:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    os._exit(0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

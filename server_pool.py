@@ -40,8 +40,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from causal_oracle import entry as svc
-from causal_oracle.entry import BudgetExceeded, InputError, budget
-from causal_oracle.oracle.errors import CertificateRejected
+from causal_oracle.entry import BudgetExceeded, CertificateRejected, InputError, budget
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 
@@ -160,16 +159,15 @@ def decode_results(message: bytes) -> Results:
 def _worker_main(conn: Connection, limits: svc.Limits, families: tuple[str, ...],
                  path: tuple[str, ...]) -> None:
     """A worker: say it is ready (an empty message), then answer jobs until the pipe
-    closes."""
+    closes (the server is done with this worker: it ends quietly)."""
     _init_worker(limits, families, path)
-    conn.send_bytes(b"")
-    while True:
-        try:
-            message = conn.recv_bytes()
-        except (EOFError, OSError):
-            return
-        kind, items = decode_job(message)
-        conn.send_bytes(encode_results(_run_items(kind, items)))
+    try:
+        conn.send_bytes(b"")
+        while True:
+            kind, items = decode_job(conn.recv_bytes())
+            conn.send_bytes(encode_results(_run_items(kind, items)))
+    except (EOFError, OSError):
+        return
 
 
 # ---- the server side -----------------------------------------------------------------------

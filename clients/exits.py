@@ -7,6 +7,7 @@ code  meaning
 1     a bug: an exception nobody meant (``--debug`` shows its traceback),
       including a server's own bug (gRPC ``INTERNAL``/``UNKNOWN``)
 2     bad input, or an unusable path or server: the line names it and says why
+      (also text that is not UTF-8 — an argument's bytes — bound for a UTF-8 output)
 3     an ``audit --fail-on`` finding (``gate.EXIT_GATE``)
 130   interrupted (Ctrl-C): ``causal-oracle: interrupted``, workers stopped quietly
 141   the output's reader went away (``causal-oracle explain … | head -1``): nothing
@@ -85,6 +86,13 @@ def exit_code(error: BaseException, *, server: str | None = None, debug: bool = 
             raise error
         say(f"error: {where}{error} (a fault of the server; its log has the details)")
         return EXIT_BUG
+    if isinstance(error, UnicodeEncodeError) and "surrogate" in error.reason:
+        # bytes that are not UTF-8 (an argument or a row, read with surrogateescape) on
+        # their way into an output that must be UTF-8: the input's fault, not ours
+        bad = error.object[error.start:error.end][:20]
+        say(f"error: the input holds bytes that are not UTF-8 text ({bad!a}), which "
+            "cannot be written to the output")
+        return EXIT_BAD_INPUT
     if isinstance(error, OSError) and error.filename is not None \
             and not isinstance(error, BrokenPipeError):
         # a path the checks before the work did not foresee: still the path's fault

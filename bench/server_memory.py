@@ -105,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         process.send_signal(2)
         process.wait(60)
-    bad = codes.get(grpc.StatusCode.INTERNAL.name, 0) + codes.get("UNKNOWN", 0)
+    # a RemoteError without a code is an item the server failed (INTERNAL in the batch)
+    bad = sum(codes.get(name, 0) for name in (grpc.StatusCode.INTERNAL.name, "UNKNOWN",
+                                              "RemoteError"))
     half = samples[len(samples) // 2 - 1] if len(samples) > 1 else samples[-1]
     print(json.dumps({"calls": args.calls, "rss_mb_reference": reference, "rss_mb": samples,
                       "growth_last_half": round(samples[-1] / half, 3),

@@ -180,6 +180,12 @@ CLADDER = ("Imagine a self-contained, hypothetical world with only the following
            "healthy heart larger when observing taking medication?")
 
 
+CLEAR_PATH = ("Given a DAG (directed acyclic graph) with nodes K, U, A, Z, Y, D, C, I and "
+              "directed edges U->I, A->Z, K->A, C->I, A->D, A->I, Z->I, K->Y, Y->C.\nWhich of "
+              "the following nodesets can block path Y<-K->A->Z->Z9I<-C?\nA. {'D', 'I'}\n"
+              "B. {'I', 'A', 'K'}\nC. {'I', 'U'}\nD. {'I'}")
+
+
 @pytest.fixture(scope="module")
 def service() -> Iterator[ServerThread]:
     thread = ServerThread(workers=1, grace=1.0, solver_budget=10.0)
@@ -197,9 +203,15 @@ def service() -> Iterator[ServerThread]:
         strict=False, reason="the CLadder solver/checker disagreement "
         "(CertificateRejected) is fixed by the contract-lib helper (oracle/)"),
         id="cladder-missing-conditional"),
+    pytest.param(pb.AnswerRequest(prompt=CLEAR_PATH), marks=pytest.mark.xfail(
+        strict=False, reason="found by bench/server_memory.py: a CLEAR path through a node "
+        "the graph lacks (Z9I) is accepted and the checker raises NetworkXError; the fix "
+        "belongs to the CLEAR family's parser (not this branch)"),
+        id="clear-path-through-unknown-node"),
 ])
 def test_grpc_internal_reproducer(service: ServerThread, request_: pb.AnswerRequest) -> None:
-    """``grpc_internal.py``: both are answered or refused as bad input, never INTERNAL."""
+    """``grpc_internal.py`` (and one more the memory bench found): answered or refused
+    as bad input, never INTERNAL."""
     with grpc.insecure_channel(service.target) as channel:
         try:
             pb_grpc.OracleStub(channel).Answer(request_, timeout=30)

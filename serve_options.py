@@ -12,6 +12,7 @@ and rather than in ``clients/`` so that the server imports nothing from there.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 from causal_oracle.entry.limits import DEFAULT_BUDGET_S as DEFAULT_SOLVER_BUDGET_S
@@ -19,6 +20,7 @@ from causal_oracle.entry.limits import DEFAULT_CACHE_ITEMS, SERVER_STATEMENTS, S
 
 DEFAULT_PORT = 50051
 DEFAULT_GRACE_S = 10.0  # seconds calls in flight get at shutdown
+DEFAULT_CACHE_MB = 128  # the response cache's bound in bytes (and --cache-items in entries)
 
 
 def _int_in(low: int, high: int | None) -> Callable[[str], int]:
@@ -29,6 +31,23 @@ def _int_in(low: int, high: int | None) -> Callable[[str], int]:
                 f"{value} is out of range ({low} to {high if high is not None else 'any'})")
         return value
     parse.__name__ = "integer"
+    return parse
+
+
+def _seconds(low: float, *, zero: bool) -> Callable[[str], float]:
+    """A finite number of seconds, above ``low`` (or equal to it when ``zero``): ``nan``
+    and ``inf`` are refused here, at parse time (exit 2), not by every call later."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not math.isfinite(value) or value < low or (value == low and not zero):
+            bound = f"≥ {low:g}" if zero else f"> {low:g}"
+            raise argparse.ArgumentTypeError(f"{text} is not allowed: give a finite number "
+                                             f"of seconds {bound}")
+        return value
+    parse.__name__ = "seconds"
     return parse
 
 
@@ -49,12 +68,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "required when --host is not a loopback address")
     p.add_argument("--no-reflection", action="store_true",
                    help="do not serve gRPC server reflection")
-    p.add_argument("--grace", type=float, default=DEFAULT_GRACE_S,
+    p.add_argument("--grace", type=_seconds(0.0, zero=True), default=DEFAULT_GRACE_S,
                    help=f"seconds calls in flight get at shutdown (default {DEFAULT_GRACE_S:g})")
-    p.add_argument("--solver-budget", type=float, default=DEFAULT_SOLVER_BUDGET_S,
+    p.add_argument("--solver-budget", type=_seconds(0.0, zero=False),
+                   default=DEFAULT_SOLVER_BUDGET_S,
                    help=f"seconds of solver time per item (default {DEFAULT_SOLVER_BUDGET_S:g})")
-    p.add_argument("--cache-items", type=int, default=DEFAULT_CACHE_ITEMS,
-                   help=f"responses kept for repeated items (default {DEFAULT_CACHE_ITEMS})")
+    p.add_argument("--cache-items", type=_int_in(0, None), default=DEFAULT_CACHE_ITEMS,
+                   help=f"responses kept for repeated items (default {DEFAULT_CACHE_ITEMS}); "
+                        "also the items each worker's caches keep (at most 8192)")
+    p.add_argument("--cache-mb", type=_int_in(0, None), default=DEFAULT_CACHE_MB,
+                   help=f"MiB of requests and responses the response cache keeps (default "
+                        f"{DEFAULT_CACHE_MB})")
     p.add_argument("--max-premise-bytes", type=_int_in(1, None), default=SERVER_TEXT_BYTES,
                    help=f"largest text field of a request, in bytes (default "
                         f"{SERVER_TEXT_BYTES:,})")

@@ -17,27 +17,34 @@ from ``clients/``.  The contract (DESIGN 5) for bad input is four codes only:
 
 Deadlines cannot be lost: solver work runs in a pool of worker processes with a
 watchdog (``server_pool``), each item under a cooperative budget, so a slow item
-holds one worker and never the event loop; a bounded LRU of serialised responses
+holds one worker and never the event loop; a call that is cancelled (the client
+went away, its deadline passed) gives its worker back or has it replaced, so that
+nobody's work runs on for nobody; an LRU of serialised responses bounded in items
+and bytes (``server_cache``)
 answers repeated items without a round trip, and responses are framed without
 re-encoding (``proto/wire.py``).  ``VerifyBatch``/``AnswerBatch`` carry many items
 per message (order kept) for throughput.  The configuration is ``server_config``.
 
 Operations: binds 127.0.0.1 by default; optional TLS and mutual TLS (client
 certificates); health checking (``grpc.health.v1``); server reflection unless
-switched off; on SIGTERM/SIGINT health turns NOT_SERVING, new calls are refused
-and calls in flight get ``--grace`` seconds.  Run ``causal-oracle serve``.
+switched off; on SIGTERM/SIGINT health turns NOT_SERVING, new calls are refused,
+calls in flight get ``--grace`` seconds, then what still runs is cancelled and the
+busy workers are killed: the process exits within about ``--grace`` seconds,
+however long the work.  Run ``causal-oracle serve``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import os
 import signal
 import sys
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf import any_pb2
@@ -50,7 +57,6 @@ from causal_oracle import entry as svc
 from causal_oracle import serve_options
 from causal_oracle.auth import interceptor as token_interceptor
 from causal_oracle.entry import BudgetExceeded, InputError
-from causal_oracle.entry.caches import LRU
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.wire import (
@@ -60,8 +66,10 @@ from causal_oracle.proto.wire import (
     safe_parser,
     stream_item,
 )
+from causal_oracle.server_cache import ResponseCache
 from causal_oracle.server_config import (
     DEFAULT_CACHE_ITEMS,
+    DEFAULT_CACHE_MB,
     ServerConfig,
     config_of,
     default_workers,
@@ -113,26 +121,49 @@ async def _abort(context: grpc.aio.ServicerContext, error: pb.ItemError) -> None
         raise asyncio.CancelledError from None
 
 
+def _guarded(method: Callable[[Any, grpc.aio.ServicerContext], Any]
+             ) -> Callable[[Any, grpc.aio.ServicerContext], Any]:
+    """``method`` with a total error mapping: its own aborts and cancellation pass, and
+    any other exception — a bug of the server — is logged with its traceback and ends
+    the call with INTERNAL (not gRPC's UNKNOWN, and nothing of the request is logged)."""
+    async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return await method(request, context)
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            raise
+        except Exception as error:
+            log.error("internal error (a bug) in %s", method.__name__, exc_info=True)
+            if context.done():
+                raise asyncio.CancelledError from None
+            await context.abort(grpc.StatusCode.INTERNAL,
+                                f"internal error: {type(error).__name__}")
+    call.__name__ = method.__name__
+    return call
+
+
 class OracleServicer:
     """The RPCs.  Requests arrive through ``safe_parser``; responses leave as bytes (the
     cache holds serialised responses, and a batch is the concatenation of its items)."""
 
     def __init__(self, pool: WorkerPool, service: svc.Service,
-                 cache_items: int = DEFAULT_CACHE_ITEMS) -> None:
+                 cache_items: int = DEFAULT_CACHE_ITEMS,
+                 cache_bytes: int = DEFAULT_CACHE_MB << 20) -> None:
         self.pool, self.service = pool, service
-        self.cache: LRU[bytes, tuple[bool, bytes]] = LRU(cache_items)
+        self.cache = ResponseCache(cache_items, cache_bytes)
 
     def handlers(self) -> grpc.GenericRpcHandler:
         def unary(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
             return grpc.unary_unary_rpc_method_handler(
-                fn, request_deserializer=safe_parser(cls), response_serializer=bytes)
+                _guarded(fn), request_deserializer=safe_parser(cls),
+                response_serializer=bytes)
         return grpc.method_handlers_generic_handler(SERVICE_NAME, {
             "Verify": unary(self.Verify, pb.VerifyRequest),
             "Answer": unary(self.Answer, pb.AnswerRequest),
             "VerifyBatch": unary(self.VerifyBatch, pb.VerifyBatchRequest),
             "AnswerBatch": unary(self.AnswerBatch, pb.AnswerBatchRequest),
             "VerifyStream": grpc.stream_stream_rpc_method_handler(
-                self.VerifyStream, request_deserializer=safe_parser(pb.VerifyStreamRequest),
+                _guarded(self.VerifyStream),
+                request_deserializer=safe_parser(pb.VerifyStreamRequest),
                 response_serializer=bytes),
         })
 
@@ -316,7 +347,8 @@ class OracleServer:
             raise InputError(f"cannot bind {address}")
         self._pool = WorkerPool(c.workers or default_workers(), c.limits())
         await asyncio.get_running_loop().run_in_executor(None, self._pool.warm_up)
-        servicer = OracleServicer(self._pool, svc.Service(c.limits()), c.cache_items)
+        servicer = OracleServicer(self._pool, svc.Service(c.limits()), c.cache_items,
+                                  c.cache_mb << 20)
         server.add_generic_rpc_handlers((servicer.handlers(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         if c.reflection:
@@ -330,16 +362,20 @@ class OracleServer:
         return self.port
 
     async def stop(self, grace: float | None = None) -> None:
-        """Health NOT_SERVING, refuse new calls, let calls in flight finish within ``grace``."""
+        """Health NOT_SERVING, refuse new calls, let calls in flight finish within
+        ``grace``; then cancel what still runs and take the workers back (killed when
+        busy), so that the server is gone soon after ``grace``, however long the work."""
         if self._server is None or self._stopping:
             return
         self._stopping = True
         try:
             await self.health.enter_graceful_shutdown()
-            await self._server.stop(self.config.grace if grace is None else grace)
             if self._pool is not None:
-                await asyncio.get_running_loop().run_in_executor(None, self._pool.shutdown)
+                self._pool.closing()
+            await self._server.stop(self.config.grace if grace is None else grace)
         finally:
+            if self._pool is not None:
+                self._pool.shutdown()
             self._stopped.set()
 
     async def wait(self) -> None:
@@ -361,8 +397,9 @@ async def serve(config: ServerConfig, ready: Callable[[int], None] | None = None
 
 
 def run(args: argparse.Namespace) -> int:
-    """``causal-oracle serve``: serve until SIGTERM/SIGINT; prints the bound address.
-    A bad option raises ``InputError`` (exit 2) before anything starts."""
+    """``causal-oracle serve``: serve until SIGTERM/SIGINT; prints the bound address,
+    and ends the process (``exit_now``) once stopped.  A bad option raises
+    ``InputError`` (exit 2) before anything starts."""
     config = config_of(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
 
@@ -374,7 +411,29 @@ def run(args: argparse.Namespace) -> int:
 
     asyncio.run(serve(config, ready))
     print("causal-oracle: stopped", flush=True)
-    return 0
+    exit_now()
+
+
+def exit_now() -> NoReturn:
+    """End the process at once, with status 0, after a clean stop: the server is down,
+    the workers are gone, and stdout, stderr and the log are flushed here.  What is
+    skipped is the interpreter's teardown of a large module graph (gRPC's core, the
+    solvers' libraries), which takes seconds on a loaded machine — past the promise
+    that the process is gone about ``--grace`` seconds after SIGTERM."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    # the workers' fork server would tear down its preloaded modules the same slow way
+    # once it sees this process gone (it holds our stdout open meanwhile): it has no
+    # children left and nothing to say, so it goes now
+    from multiprocessing import forkserver
+
+    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    if pid:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    os._exit(0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

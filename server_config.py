@@ -8,6 +8,7 @@ naming the option (exit 2) before anything starts.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from causal_oracle.entry import InputError
 from causal_oracle.entry.limits import SERVER_STATEMENTS, SERVER_TEXT_BYTES
 
 DEFAULT_CACHE_ITEMS = svc.DEFAULT_CACHE_ITEMS
+DEFAULT_CACHE_MB = serve_options.DEFAULT_CACHE_MB
 
 
 @dataclass
@@ -33,6 +35,7 @@ class ServerConfig:
     grace: float = serve_options.DEFAULT_GRACE_S
     solver_budget: float = svc.DEFAULT_BUDGET_S
     cache_items: int = DEFAULT_CACHE_ITEMS
+    cache_mb: int = DEFAULT_CACHE_MB  # the response cache's keys and values, in MiB
     max_premise_bytes: int = SERVER_TEXT_BYTES
     max_statements: int = SERVER_STATEMENTS
 
@@ -42,9 +45,12 @@ class ServerConfig:
             raise InputError(f"--port {self.port} is not a port (0 to 65535)")
         if self.workers < 0:
             raise InputError(f"--workers {self.workers}: give 0 (one per core) or more")
-        if self.solver_budget <= 0 or self.grace < 0 or self.cache_items < 0:
-            raise InputError("--solver-budget must be positive, --grace and --cache-items "
-                             "not negative")
+        if not (math.isfinite(self.solver_budget) and self.solver_budget > 0
+                and math.isfinite(self.grace) and self.grace >= 0 and self.cache_items >= 0
+                and self.cache_mb >= 0):
+            raise InputError("--solver-budget must be a positive finite number, --grace a "
+                             "finite one not negative, --cache-items and --cache-mb not "
+                             "negative")
         if bool(self.tls_cert) != bool(self.tls_key):
             raise InputError("TLS needs both --tls-cert and --tls-key")
         if self.tls_client_ca and not self.tls_cert:
@@ -86,9 +92,11 @@ def config_of(args: argparse.Namespace) -> ServerConfig:
                         reflection=not getattr(args, "no_reflection", False), grace=args.grace,
                         solver_budget=args.solver_budget,
                         cache_items=args.cache_items,
+                        cache_mb=getattr(args, "cache_mb", DEFAULT_CACHE_MB),
                         max_premise_bytes=getattr(args, "max_premise_bytes", SERVER_TEXT_BYTES),
                         max_statements=getattr(args, "max_statements", SERVER_STATEMENTS)
                         ).checked()
 
 
-__all__ = ["DEFAULT_CACHE_ITEMS", "ServerConfig", "config_of", "default_workers"]
+__all__ = ["DEFAULT_CACHE_ITEMS", "DEFAULT_CACHE_MB", "ServerConfig", "config_of",
+           "default_workers"]

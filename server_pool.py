@@ -1,37 +1,54 @@
-"""The gRPC server's solver workers: a process pool with a watchdog.
+"""The gRPC server's solver workers: processes that can be taken back one at a time.
 
 Solver work runs in worker processes (forkserver: safe beside gRPC's threads), so a
 slow item holds one worker and never the event loop.  Each item runs under a
 cooperative budget (``oracle.budget`` through ``entry``: loops check the clock, no
-signals) of ``min(solver budget, the call's deadline)``; a watchdog on the event loop
-kills and replaces a worker that overruns its batch's budget anyway, and the other
-items in flight on it are retried once.  Workers start with their own
+signals) of ``min(solver budget, the call's deadline)``.  Every worker is its own
+process with its own pipe, so one worker can be taken back without disturbing the
+others, and a worker is *replaced* (killed, a fresh one started) when
+
+* its batch overruns the items' budgets by ``WATCHDOG_SLACK_S`` (the watchdog): the
+  items get RESOURCE_EXHAUSTED;
+* it dies (memory?): the batch is retried once on a fresh worker;
+* the call that gave it the batch is cancelled — the client went away, the deadline
+  passed, or the server's ``--grace`` ran out at shutdown — and the work would go on
+  for more than ``ABANDON_WAIT_S``: nobody wants the answer, and the next call must
+  not queue behind it.  Work that the cooperative deadline ends within that time
+  anyway is left to end, and the worker serves again.
+
+``shutdown()`` kills what still runs (the server has already given calls in flight
+their grace), so the server exits within its grace.  Workers start with their own
 ``entry.Service`` and import the modules that registered the parent's benchmark
-families.  Results cross the process boundary as serialised messages:
-``(ok, response bytes)`` or ``(False, ItemError bytes)``.
+families.  Jobs and results cross the pipe as plain framed bytes (no pickle): a job
+is ``kind`` and ``(serialised request, deadline)`` pairs, a result ``(ok, response
+bytes)`` or ``(False, ItemError bytes)`` per item, in order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import multiprocessing
 import signal
+import struct
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from typing import Any
 
 from causal_oracle import entry as svc
-from causal_oracle.entry import BudgetExceeded, budget
+from causal_oracle.entry import BudgetExceeded, CertificateRejected, InputError, budget
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 
 log = logging.getLogger("causal_oracle.server")
 
-WATCHDOG_SLACK_S = 2.0  # a worker this far past its items' budgets is killed
+WATCHDOG_SLACK_S = 2.0  # a worker this far past its items' budgets is replaced
+ABANDON_WAIT_S = 0.5  # a cancelled batch that ends on its own within this keeps its worker
+START_TIMEOUT_S = 120.0  # a fresh worker that is not ready by then is replaced
 EXHAUSTED, DEADLINE = pack.EXHAUSTED, pack.DEADLINE
 item_error = pack.item_error
 
@@ -40,7 +57,14 @@ _KINDS: dict[str, tuple[Callable[[bytes], Any], Callable[[svc.Service, Any], Any
     "verify": (pb.VerifyRequest.FromString, pack.verify),
     "answer": (pb.AnswerRequest.FromString, pack.answer),
 }
+_ITEM = struct.Struct("!dI")  # a job item: deadline (NaN: none), request length
+_RESULT = struct.Struct("!?I")  # a result: ok, payload length
 
+Items = list[tuple[bytes, float | None]]
+Results = list[tuple[bool, bytes]]
+
+
+# ---- the worker side -----------------------------------------------------------------------
 
 def _init_worker(limits: svc.Limits, families: tuple[str, ...] = (),
                  path: tuple[str, ...] = ()) -> None:
@@ -48,8 +72,27 @@ def _init_worker(limits: svc.Limits, families: tuple[str, ...] = (),
     benchmark families (a family registered by a user's module is served too)."""
     global _WORKER_SERVICE
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server process handles shutdown
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     svc.import_modules(families, path)
     _WORKER_SERVICE = svc.Service(limits)
+
+
+def error_item(error: BaseException) -> pb.ItemError:
+    """The ``ItemError`` of any exception an item raised: the oracle's own errors by
+    ``pack.error_of``; exhaustion of memory or recursion depth is RESOURCE_EXHAUSTED
+    (the input was too big for this server); anything else — ``CertificateRejected``
+    (the checker refused the solver's answer) or an exception nobody meant — is a bug:
+    INTERNAL, logged here with its traceback (the client's data is not in the log)."""
+    if isinstance(error, (InputError, BudgetExceeded)):
+        return pack.error_of(error)
+    if isinstance(error, (MemoryError, RecursionError)):
+        return item_error(EXHAUSTED, "budget_exceeded", "the input needs more memory or "
+                          f"nesting than this server allows ({type(error).__name__})",
+                          "solver")
+    kind = "certificate_rejected" if isinstance(error, CertificateRejected) else "internal"
+    log.error("internal error (a bug): %s", type(error).__name__,
+              exc_info=(type(error), error, error.__traceback__))
+    return item_error(pack.code_pb2.INTERNAL, kind, f"internal error: {type(error).__name__}")
 
 
 def _run_one(service: svc.Service, kind: str, data: bytes, deadline: float | None
@@ -70,50 +113,168 @@ def _run_one(service: svc.Service, kind: str, data: bytes, deadline: float | Non
                        and deadline is not None and time.time() >= deadline - 0.05)
         item = (item_error(DEADLINE, "deadline_exceeded",
                            "the deadline passed while the solver was working")
-                if at_deadline else pack.error_of(error))
+                if at_deadline else error_item(error))
         return False, item.SerializeToString()
 
 
-def _run_items(kind: str, items: list[tuple[bytes, float | None]],
-               service: svc.Service | None = None) -> list[tuple[bool, bytes]]:
-    """Worker entry: ``(ok, serialised response or ItemError)`` per serialised request."""
+def _run_items(kind: str, items: Items, service: svc.Service | None = None) -> Results:
+    """``(ok, serialised response or ItemError)`` per serialised request."""
     service = service or _WORKER_SERVICE or svc.default()
     return [_run_one(service, kind, data, deadline) for data, deadline in items]
 
 
+def encode_job(kind: str, items: Items) -> bytes:
+    head = kind.encode("ascii")
+    parts = [bytes([len(head)]), head]
+    for data, deadline in items:
+        parts += [_ITEM.pack(math.nan if deadline is None else deadline, len(data)), data]
+    return b"".join(parts)
+
+
+def decode_job(message: bytes) -> tuple[str, Items]:
+    end = 1 + message[0]
+    kind, items, at = message[1:end].decode("ascii"), [], end
+    while at < len(message):
+        deadline, size = _ITEM.unpack_from(message, at)
+        at += _ITEM.size
+        items.append((message[at:at + size], None if math.isnan(deadline) else deadline))
+        at += size
+    return kind, items
+
+
+def encode_results(results: Results) -> bytes:
+    return b"".join(_RESULT.pack(ok, len(data)) + data for ok, data in results)
+
+
+def decode_results(message: bytes) -> Results:
+    out, at = [], 0
+    while at < len(message):
+        ok, size = _RESULT.unpack_from(message, at)
+        at += _RESULT.size
+        out.append((ok, message[at:at + size]))
+        at += size
+    return out
+
+
+def _worker_main(conn: Connection, limits: svc.Limits, families: tuple[str, ...],
+                 path: tuple[str, ...]) -> None:
+    """A worker: say it is ready (an empty message), then answer jobs until the pipe
+    closes (the server is done with this worker: it ends quietly)."""
+    _init_worker(limits, families, path)
+    try:
+        conn.send_bytes(b"")
+        while True:
+            kind, items = decode_job(conn.recv_bytes())
+            conn.send_bytes(encode_results(_run_items(kind, items)))
+    except (EOFError, OSError):
+        return
+
+
+# ---- the server side -----------------------------------------------------------------------
+
+class WorkerDied(Exception):
+    """The worker's pipe closed before it answered."""
+
+
+class _Worker:
+    """One worker process and the parent's end of its pipe."""
+
+    def __init__(self, ctx: Any, limits: svc.Limits) -> None:
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, daemon=True, name="oracle-worker",
+                                   args=(child, limits, svc.REGISTRY.modules(),
+                                         tuple(sys.path)))
+        self.process.start()
+        child.close()
+        self.ready = False
+
+    def wait_ready(self, timeout: float) -> None:
+        """Block until the worker has started (for ``warm_up``, off the event loop)."""
+        if not self.conn.poll(timeout):
+            raise WorkerDied("the worker did not start")
+        self._receive()
+        self.ready = True
+
+    def _receive(self) -> bytes:
+        try:
+            return self.conn.recv_bytes()
+        except (EOFError, OSError) as error:
+            raise WorkerDied("the worker process died") from error
+
+    async def _message(self, timeout: float | None) -> bytes:
+        """The next message, read when the pipe is readable (the event loop never blocks
+        on a worker that is still working)."""
+        loop = asyncio.get_running_loop()
+        readable: asyncio.Future[None] = loop.create_future()
+        fd = self.conn.fileno()
+        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+        try:
+            await asyncio.wait_for(readable, timeout)
+        finally:
+            loop.remove_reader(fd)
+        return self._receive()
+
+    async def call(self, kind: str, items: Items, watchdog: float | None) -> Results:
+        if not self.ready:
+            await self._message(START_TIMEOUT_S)
+            self.ready = True
+        try:
+            self.conn.send_bytes(encode_job(kind, items))
+        except OSError as error:
+            raise WorkerDied("the worker process died") from error
+        return decode_results(await self._message(watchdog))
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.process.kill()
+        self.process.join(5)
+        self.conn.close()
+
+    def close(self) -> None:
+        """An idle worker: close its pipe (it exits); killed if it lingers."""
+        self.conn.close()
+        self.process.join(1)
+        if self.process.is_alive():
+            with contextlib.suppress(OSError, ValueError):
+                self.process.kill()
+            self.process.join(5)
+
+
 class WorkerPool:
-    """Worker processes (forkserver: safe beside gRPC's threads).  A worker that dies, or
-    overruns its items' budgets by ``WATCHDOG_SLACK_S``, is killed and the pool replaced;
-    the other items in flight on it are retried once."""
+    """``workers`` worker processes; ``await run(kind, items)`` answers a batch on the
+    next free one (one batch per worker at a time, so a batch's watchdog runs only while
+    it runs)."""
 
     def __init__(self, workers: int, limits: svc.Limits) -> None:
         self.workers, self.limits = workers, limits
-        self._executor = self._start()
-        # At most one batch per worker is submitted, so that a batch's watchdog runs only
-        # while it runs (a batch queued behind others must not count as overrunning).
-        self._slots: asyncio.Semaphore | None = None
+        self._ctx = multiprocessing.get_context("forkserver")
+        self._ctx.set_forkserver_preload(["causal_oracle.entry.service"])
+        self._free: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._all: set[_Worker] = set()
+        self._draining: set[asyncio.Task[None]] = set()
+        self._closing = False
 
-    def _start(self) -> ProcessPoolExecutor:
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["causal_oracle.entry.service"])
-        return ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
-                                   initargs=(self.limits, svc.REGISTRY.modules(),
-                                             tuple(sys.path)))
+    def _spawn(self) -> _Worker:
+        worker = _Worker(self._ctx, self.limits)
+        self._all.add(worker)
+        return worker
 
     def warm_up(self) -> None:
-        for f in [self._executor.submit(_run_items, "verify", []) for _ in range(self.workers)]:
-            f.result()
+        """Start every worker and wait until each is ready (blocking: off the loop)."""
+        for worker in [self._spawn() for _ in range(self.workers)]:
+            worker.wait_ready(START_TIMEOUT_S)
+            self._free.put_nowait(worker)
 
-    def _replace(self, executor: ProcessPoolExecutor, why: str) -> None:
-        if executor is not self._executor:
-            return
-        log.error("%s; replacing the worker pool", why)
-        for process in list(getattr(executor, "_processes", {}).values()):
-            process.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
-        self._executor = self._start()
+    def _retire(self, worker: _Worker, why: str | None) -> None:
+        """Kill ``worker`` and, unless the pool is closing, start its replacement."""
+        if why:
+            log.warning("%s; replacing the worker", why)
+        self._all.discard(worker)
+        worker.kill()
+        if not self._closing:
+            self._free.put_nowait(self._spawn())
 
-    def _watchdog(self, items: list[tuple[bytes, float | None]]) -> float | None:
+    def _watchdog(self, items: Items) -> float | None:
         per_item = self.limits.budget_s
         latest = max((d for _, d in items if d is not None), default=None)
         total = None if per_item is None else per_item * len(items)
@@ -122,36 +283,82 @@ class WorkerPool:
             total = left if total is None else min(total, left)
         return None if total is None else max(0.0, total) + WATCHDOG_SLACK_S
 
-    async def run(self, kind: str, items: list[tuple[bytes, float | None]]
-                  ) -> list[tuple[bool, bytes]]:
-        loop = asyncio.get_running_loop()
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
-        async with self._slots:
-            return await self._run(loop, kind, items)
+    def _ends_soon(self, items: Items) -> bool:
+        """Whether the batch's deadlines end its work within ``ABANDON_WAIT_S``."""
+        soon = time.time() + ABANDON_WAIT_S
+        return all(d is not None and d <= soon for _, d in items)
 
-    async def _run(self, loop: asyncio.AbstractEventLoop, kind: str,
-                   items: list[tuple[bytes, float | None]]) -> list[tuple[bool, bytes]]:
+    async def run(self, kind: str, items: Items) -> Results:
+        if self._closing and not self._all:
+            error = item_error(pack.code_pb2.UNAVAILABLE, "unavailable",
+                               "the server is shutting down")
+            return [(False, error.SerializeToString())] * len(items)
+        worker = await self._free.get()
         for attempt in range(2):
-            executor = self._executor
-            future = loop.run_in_executor(executor, _run_items, kind, items)
             try:
-                return await asyncio.wait_for(future, self._watchdog(items))
+                results = await worker.call(kind, items, self._watchdog(items))
             except TimeoutError:
-                self._replace(executor, "a worker overran its budget")
+                self._retire(worker, "a worker overran its budget")
                 error = item_error(EXHAUSTED, "budget_exceeded", "the solver overran the "
-                                    "time budget and its worker was replaced", "solver")
+                                   "time budget and its worker was replaced", "solver")
                 return [(False, error.SerializeToString())] * len(items)
-            except BrokenProcessPool:
-                self._replace(executor, "a worker process died")
-                if attempt:
+            except WorkerDied:
+                self._retire(worker, "a worker process died")
+                if attempt or self._closing:
                     error = item_error(EXHAUSTED, "budget_exceeded", "the worker process "
-                                        "died on this input (memory?)", "solver")
+                                       "died on this input (memory?)", "solver")
                     return [(False, error.SerializeToString())] * len(items)
+                worker = await self._free.get()
+                continue
+            except asyncio.CancelledError:
+                self._abandon(worker, items)
+                raise
+            self._free.put_nowait(worker)
+            return results
         raise AssertionError("unreachable")
 
+    def _abandon(self, worker: _Worker, items: Items) -> None:
+        """The call that gave ``worker`` its batch was cancelled: let the work end on its
+        own if its deadline ends it soon, else replace the worker now."""
+        if self._closing or not worker.ready or not self._ends_soon(items):
+            self._retire(worker, None if self._closing else
+                         "a cancelled call's work was abandoned")
+            return
+
+        async def drain() -> None:
+            try:
+                await worker._message(ABANDON_WAIT_S + WATCHDOG_SLACK_S)
+            except (TimeoutError, WorkerDied):
+                self._retire(worker, "a cancelled call's work did not stop")
+            except asyncio.CancelledError:
+                self._retire(worker, None)
+                raise
+            else:
+                self._free.put_nowait(worker)
+
+        task = asyncio.get_running_loop().create_task(drain())
+        self._draining.add(task)
+        task.add_done_callback(self._draining.discard)
+
+    def closing(self) -> None:
+        """No more replacements: the server is shutting down."""
+        self._closing = True
+
     def shutdown(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        """Take every worker back now: idle ones exit, busy ones are killed (their calls
+        have had their grace)."""
+        self._closing = True
+        for task in list(self._draining):
+            task.cancel()
+        idle = set()
+        while not self._free.empty():
+            idle.add(self._free.get_nowait())
+        for worker in list(self._all):
+            if worker in idle:
+                worker.close()
+            else:
+                worker.kill()
+        self._all.clear()
 
 
-__all__ = ["WATCHDOG_SLACK_S", "WorkerPool"]
+__all__ = ["ABANDON_WAIT_S", "WATCHDOG_SLACK_S", "WorkerPool", "error_item"]

@@ -1,6 +1,6 @@
 """Server memory under a long fuzz run: bounded by the server's caches, not by traffic.
 
-    .venv/bin/python bench/server_memory.py [--calls 20000] [--cache-items 4096]
+    .venv/bin/python bench/server_memory.py [--calls 20000] [--cache-items 4096] [--cache-mb 128]
 
 Starts ``causal-oracle serve`` (127.0.0.1, port 0, ``--workers``) and sends it
 ``--calls`` requests, each a fresh mutation of a real item of some benchmark family
@@ -11,7 +11,13 @@ read after a warm-up of the same length as one tenth of the run (the *reference*
 measured in this run) and then ten times during the run; the answer codes are counted
 (``INTERNAL`` / ``UNKNOWN`` must be 0).  The last line is one JSON object:
 ``rss_mb`` (the samples), ``rss_mb_reference``, ``growth_last_half`` (the RSS at the
-end over the RSS half-way: near 1 when memory is bounded), ``codes``.
+end over the RSS half-way: near 1 when memory is bounded), ``codes``; and the same
+samples split into the server process (``server_rss_mb``: its response cache is
+bounded by ``--cache-items`` entries and ``--cache-mb`` bytes) and its workers
+(``workers_rss_mb``: each worker's caches hold at most ``min(--cache-items, 8192)``
+entries each; most fuzzed requests fail to parse and fill nothing there, so with the
+default 4,096 they are still filling after 100,000 calls: run ``--cache-items 512``
+to see the level once every cache is full).
 """
 
 from __future__ import annotations
@@ -77,18 +83,29 @@ def _call(client: OracleClient, kind: str, text: str, rng: random.Random) -> str
     return "OK"
 
 
+def own_rss_mb(pid: int) -> float:
+    """The resident set of ``pid`` alone, in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--calls", type=int, default=20_000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--cache-items", type=int, default=4096)
+    ap.add_argument("--cache-mb", type=int, default=128)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     seeds = _seeds()
-    process, target = start_server(args.workers, ["--cache-items", str(args.cache_items)])
+    process, target = start_server(args.workers, ["--cache-items", str(args.cache_items),
+                                                  "--cache-mb", str(args.cache_mb)])
     codes: Counter[str] = Counter()
     samples: list[float] = []
+    server: list[float] = []
     try:
         with OracleClient(target, timeout=60, retries=0) as client:
             for _ in range(args.calls // 10):  # warm-up: the reference
@@ -101,13 +118,21 @@ def main(argv: list[str] | None = None) -> int:
                 codes[_call(client, kind, _mutate(text, rng), rng)] += 1
                 if (k + 1) % max(1, args.calls // 10) == 0:
                     samples.append(tree_rss_mb(process.pid))
-                    print(f"{k + 1:>8,} calls  RSS {samples[-1]} MiB", flush=True)
+                    server.append(own_rss_mb(process.pid))
+                    print(f"{k + 1:>8,} calls  RSS {samples[-1]} MiB (server process "
+                          f"{server[-1]} MiB)", flush=True)
     finally:
         process.send_signal(2)
         process.wait(60)
-    bad = codes.get(grpc.StatusCode.INTERNAL.name, 0) + codes.get("UNKNOWN", 0)
+    # a RemoteError without a code is an item the server failed (INTERNAL in the batch)
+    bad = sum(codes.get(name, 0) for name in (grpc.StatusCode.INTERNAL.name, "UNKNOWN",
+                                              "RemoteError"))
     half = samples[len(samples) // 2 - 1] if len(samples) > 1 else samples[-1]
-    print(json.dumps({"calls": args.calls, "rss_mb_reference": reference, "rss_mb": samples,
+    print(json.dumps({"calls": args.calls, "cache_items": args.cache_items,
+                      "cache_mb": args.cache_mb, "rss_mb_reference": reference, "rss_mb": samples,
+                      "server_rss_mb": server,
+                      "workers_rss_mb": [round(t - s, 1) for t, s in zip(samples, server,
+                                                                         strict=True)],
                       "growth_last_half": round(samples[-1] / half, 3),
                       "growth_over_reference": round(samples[-1] / reference, 3),
                       "codes": dict(codes), "internal_or_unknown": bad}))

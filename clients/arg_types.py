@@ -15,11 +15,16 @@ argparse.ArgumentTypeError: -1 is not allowed: give a whole number ≥ 0 (0 = on
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: 'two' is not a whole number
+>>> positive(float)("nan")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: nan is not a finite number
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -42,13 +47,17 @@ def count(low: int, note: str = "") -> Callable[[str], int]:
 
 
 def positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
-    """An argparse ``type``: a number of ``kind`` (``int``, ``float``) greater than 0
-    (the limits: ``--budget``, ``--max-premise-bytes``, ``--max-statements``)."""
+    """An argparse ``type``: a finite number of ``kind`` (``int``, ``float``) greater
+    than 0 (the limits: ``--budget``, ``--max-premise-bytes``, ``--max-statements``).
+    ``nan``, ``inf`` and ``-inf`` are refused: a budget of NaN seconds would fail every
+    item, an infinite one is no budget (leave the option out for the default)."""
     def parse(text: str) -> Any:
         try:
             value = kind(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text} is not a finite number")
         if not value > 0:
             raise argparse.ArgumentTypeError(f"{text} is not positive")
         return value

@@ -6,7 +6,8 @@ from their own modules.
 
 Exit codes (``clients/exits.py``): 0 success, 2 bad input or an unusable path or
 server (the message names it and says why), 3 an ``audit --fail-on`` gate was
-triggered, 130 interrupted, 1 only for a bug.  No verb prints a traceback unless
+triggered, 130 interrupted, 141 the reader of the output went away (``… | head``:
+quietly, as a Unix tool killed by SIGPIPE), 1 only for a bug.  No verb prints a traceback unless
 ``--debug`` is given.  Output paths are checked before any work and written
 atomically, never over an input (``clients/outputs.py``).
 """
@@ -216,7 +217,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one verb; the exit code and the one line a failure prints are ``exits``'s."""
+    """Run one verb; the exit code and the one line a failure prints are ``exits``'s
+    (a closed stdout — ``… | head -1`` — ends quietly with 141, ``exits.closed_pipe``)."""
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+        return code
+    except BrokenPipeError:
+        return exits.closed_pipe()
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args: argparse.Namespace | None = None
     try:
         for stream in (sys.stdout, sys.stderr):  # a lone surrogate from the data: escaped
@@ -230,6 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if limits is not None:
             configure(limits)
         return int(args.func(args))
+    except BrokenPipeError:
+        raise
     except Exception as error:
         return exits.exit_code(error, server=getattr(args, "server", None),
                                debug=bool(getattr(args, "debug", False)))

@@ -7,13 +7,25 @@ code  meaning
 1     a bug: an exception nobody meant (``--debug`` shows its traceback),
       including a server's own bug (gRPC ``INTERNAL``/``UNKNOWN``)
 2     bad input, or an unusable path or server: the line names it and says why
+      (also text that is not UTF-8 — an argument's bytes — bound for a UTF-8 output)
 3     an ``audit --fail-on`` finding (``EXIT_GATE``)
 130   interrupted (Ctrl-C): ``causal-oracle: interrupted``, workers stopped quietly
+141   the output's reader went away (``causal-oracle explain … | head -1``): nothing
+      printed, as a Unix tool killed by SIGPIPE (128 + 13) ends
 ====  =====================================================================
 
-The codes are defined here and nowhere else (``EXIT_OK`` … ``EXIT_INTERRUPTED``); every
-verb returns one of them.  ``exit_code(error, server=…, debug=…)`` prints the line for
-an exception that ended a verb and returns the code.  ``quiet_pool(ctx, workers)`` is a
+The codes are defined here and nowhere else (``EXIT_OK`` … ``EXIT_CLOSED_PIPE``); every
+verb returns one of them.
+
+A closed pipe is not an error of ours nor of the input: Python ignores SIGPIPE and
+raises ``BrokenPipeError`` instead, so ``closed_pipe()`` does what the Python
+documentation recommends (the note on SIGPIPE in the ``signal`` module): point
+stdout at ``os.devnull``, so that the flush at exit cannot raise again, and end.
+The code is 141 rather than the documentation's 1 (a bug, here) so that a
+``set -o pipefail`` script sees what it sees of ``yes | head -1``.
+
+``exit_code(error, server=…, debug=…)`` prints the line for an exception that
+ended a verb and returns the code.  ``quiet_pool(ctx, workers)`` is a
 ``multiprocessing`` pool whose workers ignore SIGINT: Ctrl-C in a terminal
 reaches every process of the group, and only the parent should answer it (it
 terminates the pool on the way out), not each worker with a traceback.
@@ -33,6 +45,7 @@ terminates the pool on the way out), not each worker with a traceback.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -41,6 +54,7 @@ from typing import Any
 from causal_oracle.entry import BudgetExceeded, InputError
 
 EXIT_OK, EXIT_BUG, EXIT_BAD_INPUT, EXIT_GATE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE
 
 #: gRPC status names that mean the server itself failed (its bug, not the input's or
 #: the connection's)
@@ -75,6 +89,13 @@ def exit_code(error: BaseException, *, server: str | None = None, debug: bool = 
             raise error
         say(f"error: {where}{error} (a fault of the server; its log has the details)")
         return EXIT_BUG
+    if isinstance(error, UnicodeEncodeError) and "surrogate" in error.reason:
+        # bytes that are not UTF-8 (an argument or a row, read with surrogateescape) on
+        # their way into an output that must be UTF-8: the input's fault, not ours
+        bad = error.object[error.start:error.end][:20]
+        say(f"error: the input holds bytes that are not UTF-8 text ({bad!a}), which "
+            "cannot be written to the output")
+        return EXIT_BAD_INPUT
     if isinstance(error, OSError) and error.filename is not None \
             and not isinstance(error, BrokenPipeError):
         # a path the checks before the work did not foresee: still the path's fault
@@ -85,6 +106,18 @@ def exit_code(error: BaseException, *, server: str | None = None, debug: bool = 
     say(f"internal error: {type(error).__name__}: {error} (run with --debug for a "
         "traceback)")
     return EXIT_BUG
+
+
+def closed_pipe() -> int:
+    """The reader of stdout went away: the rest of the output goes to ``os.devnull``
+    (the flush at exit must not fail again) and the run ends quietly with 141."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is no file (a test's capture)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the rest of the process
+    return EXIT_CLOSED_PIPE
 
 
 def version_line() -> str:
@@ -120,5 +153,5 @@ def quiet_pool(ctx: Any, workers: int) -> Iterator[Any]:
         yield pool
 
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_GATE", "EXIT_INTERRUPTED", "EXIT_OK",
-           "exit_code", "ignore_sigint", "quiet_pool", "version_line"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_BUG", "EXIT_CLOSED_PIPE", "EXIT_GATE", "EXIT_INTERRUPTED",
+           "EXIT_OK", "closed_pipe", "exit_code", "ignore_sigint", "quiet_pool", "version_line"]

@@ -62,6 +62,11 @@ def compare_baseline(report: dict[str, Any], baseline_path: Path) -> dict[str, A
     except json.JSONDecodeError as error:
         raise InputError(f"--baseline {baseline_path}: line {error.lineno}, column "
                          f"{error.colno}: invalid JSON: {error.msg}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"--baseline {baseline_path}: byte {error.start}: not UTF-8 "
+                         "text") from None
+    except RecursionError:
+        raise InputError(f"--baseline {baseline_path}: JSON nested too deeply") from None
     if not isinstance(old, dict) or not isinstance(old.get("disagreements"), list):
         raise InputError(f"--baseline {baseline_path}: not an audit report (no "
                          f"'disagreements' list)")

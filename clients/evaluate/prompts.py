@@ -6,7 +6,8 @@
   evaluation of the Corr2Cause paper — ``DEFAULT_CORR2CAUSE_TEMPLATE`` below, also
   shipped as ``examples/corr2cause_prompt_template.txt`` to copy and edit.
 
-A template file is plain text with placeholders, substituted literally (no other
+A template file is UTF-8 text (anything else is refused, naming the file) with
+placeholders, substituted literally (no other
 brace is special, nothing is evaluated):
 
 ``{prompt}``      the item's own text (for Corr2Cause, the published layout);
@@ -51,7 +52,12 @@ class Prompter:
         p = Path(path)
         if not p.is_file():
             raise InputError(f"no such template file: {p}")
-        return cls(p.read_text(encoding="utf-8").rstrip("\n"))
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(f"template file {p}: not UTF-8 text (byte {error.start}: "
+                             f"{error.reason})") from None
+        return cls(text.rstrip("\n"))
 
     def render(self, item: Item) -> str:
         if self.template is None:

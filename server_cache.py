@@ -1,0 +1,57 @@
+"""The gRPC server's response cache: serialised responses by serialised request.
+
+A repeated item (the same request bytes) is answered from here without a round trip
+to a worker.  The cache is bounded twice — at most ``items`` entries and at most
+``max_bytes`` bytes of keys and values together — and forgets the least recently used
+entry first; an entry larger than a sixteenth of the byte bound is not kept at all
+(one huge item must not flush the cache).  Only the event loop touches it: no lock.
+
+    >>> cache = ResponseCache(items=2, max_bytes=1000)
+    >>> cache.put(b"a", (True, b"1")); cache.put(b"b", (True, b"2"))
+    >>> cache.put(b"c", (True, b"3"))
+    >>> cache.get(b"a"), cache.get(b"c"), len(cache), cache.nbytes
+    (None, (True, b'3'), 2, 4)
+    >>> cache.put(b"big", (True, b"x" * 100))  # over 1000 / 16 bytes: not kept
+    >>> cache.get(b"big") is None
+    True
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+ENTRY_SHARE = 16  # an entry may take at most this fraction (1/16) of the byte bound
+
+
+class ResponseCache:
+    """``(ok, bytes)`` by request bytes, at most ``items`` entries and ``max_bytes``."""
+
+    def __init__(self, items: int, max_bytes: int) -> None:
+        self.items, self.max_bytes = items, max_bytes
+        self.nbytes = 0
+        self._data: OrderedDict[bytes, tuple[bool, bytes]] = OrderedDict()
+
+    def get(self, key: bytes) -> tuple[bool, bytes] | None:
+        value = self._data.get(key)
+        if value is not None:
+            self._data.move_to_end(key)
+        return value
+
+    def put(self, key: bytes, value: tuple[bool, bytes]) -> None:
+        size = len(key) + len(value[1])
+        if self.items <= 0 or size * ENTRY_SHARE > self.max_bytes:
+            return
+        old = self._data.pop(key, None)
+        if old is not None:
+            self.nbytes -= len(key) + len(old[1])
+        self._data[key] = value
+        self.nbytes += size
+        while len(self._data) > self.items or self.nbytes > self.max_bytes:
+            gone, (_, data) = self._data.popitem(last=False)
+            self.nbytes -= len(gone) + len(data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+__all__ = ["ResponseCache"]

@@ -76,6 +76,9 @@ def test_errors_say_where() -> None:
     with pytest.raises(ParseError, match="not a node"):
         parse_item("Given a DAG (directed acyclic graph) with nodes A, B and directed edges "
                    "A->B.", "List all parents of node Q.")
+    with pytest.raises(ParseError, match="path A->Q names 'Q', which is not a node"):
+        parse_item("Given a DAG (directed acyclic graph) with nodes A, B and directed edges "
+                   "A->B.", "Find the minimal nodeset that can block path A->Q.")
 
 
 def test_forms_beyond_the_sample() -> None:

@@ -195,19 +195,10 @@ def service() -> Iterator[ServerThread]:
 
 
 @pytest.mark.parametrize("request_", [
-    pytest.param(pb.AnswerRequest(prompt=CLEAR, model_answer="H"), marks=pytest.mark.xfail(
-        strict=False, reason="the CLEAR reply reader's TypeError ('Walk' object is not "
-        "iterable) is fixed by the reply/contract-lib helpers (entry/families)"),
-        id="clear-c-component-reply"),
-    pytest.param(pb.AnswerRequest(prompt=CLADDER), marks=pytest.mark.xfail(
-        strict=False, reason="the CLadder solver/checker disagreement "
-        "(CertificateRejected) is fixed by the contract-lib helper (oracle/)"),
-        id="cladder-missing-conditional"),
-    pytest.param(pb.AnswerRequest(prompt=CLEAR_PATH), marks=pytest.mark.xfail(
-        strict=False, reason="found by bench/server_memory.py: a CLEAR path through a node "
-        "the graph lacks (Z9I) is accepted and the checker raises NetworkXError; the fix "
-        "belongs to the CLEAR family's parser (not this branch)"),
-        id="clear-path-through-unknown-node"),
+    pytest.param(pb.AnswerRequest(prompt=CLEAR, model_answer="H"), id="clear-c-component-reply"),
+    pytest.param(pb.AnswerRequest(prompt=CLADDER), id="cladder-missing-conditional"),
+    # found by bench/server_memory.py: a CLEAR path through a node the graph lacks
+    pytest.param(pb.AnswerRequest(prompt=CLEAR_PATH), id="clear-path-through-unknown-node"),
 ])
 def test_grpc_internal_reproducer(service: ServerThread, request_: pb.AnswerRequest) -> None:
     """``grpc_internal.py`` (and one more the memory bench found): answered or refused

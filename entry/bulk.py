@@ -14,20 +14,19 @@ service's caches.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
+from causal_oracle.entry.caches import LRU
 from causal_oracle.oracle.check_table import ClassCheck, relation_name
 from causal_oracle.oracle.equivalence import analyse
 from causal_oracle.oracle.errors import OracleError
 from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.relation_table import ORDINAL, RelationTable, table_of
 from causal_oracle.oracle.relations import Profile, Reading, reading
-from causal_oracle.oracle.statements import Premise, RelationKind, SurfaceForm
-
-if TYPE_CHECKING:
-    from causal_oracle.entry.service import Service
+from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 
 TABLES_KEPT = 64
 #: the profiles whose binary labels decide ``ambiguous`` (``labels.label``)
@@ -82,7 +81,30 @@ class FastVerdict(NamedTuple):
     num_nodes: int
 
 
-def label_fast_many(service: Service, premise: str, hypotheses: Sequence[str],
+class _Caches(Protocol):
+    """The part of the service's caches bulk labelling reads and fills."""
+
+    size: int
+    tables: LRU[Premise, ClassTables | bool]
+    plans: dict[str, Plan]
+
+
+class Host(Protocol):
+    """What bulk labelling needs of the service (``entry.service.Service`` is one): its
+    parsed premises and hypotheses, its caches, and its budget-and-memory scope.  A
+    protocol, so that this module does not import the service that imports it."""
+
+    @property
+    def caches(self) -> _Caches: ...
+
+    def premise_of(self, text: str) -> Premise: ...
+
+    def hypothesis_of(self, text: str) -> Hypothesis: ...
+
+    def scope(self) -> AbstractContextManager[None]: ...
+
+
+def label_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
                 profile: Profile = Profile.CORR2CAUSE) -> list[FastVerdict | None]:
     """``verify`` for bulk callers: labels read off the premise's relation tables.
 
@@ -146,7 +168,7 @@ def label_fast_many(service: Service, premise: str, hypotheses: Sequence[str],
                              ambiguous, plan.kind, prem.n)
     return out
 
-def _plan(service: Service, text: str, profile: Profile) -> Plan | None:
+def _plan(service: Host, text: str, profile: Profile) -> Plan | None:
     """What a hypothesis asks of the tables under ``profile`` (None: unreadable;
     kept by text, for the last profile asked)."""
     plans = service.caches.plans
@@ -165,7 +187,7 @@ def _plan(service: Service, text: str, profile: Profile) -> Plan | None:
         plans[text] = plan
     return plan
 
-def _tables(service: Service, premise: Premise) -> ClassTables | bool:
+def _tables(service: Host, premise: Premise) -> ClassTables | bool:
     """Both tables of a consistent, listed, small enough class; False otherwise."""
     with service.scope():
         analysis = analyse(premise)

@@ -5,7 +5,7 @@ renamed: the premise describes the same Markov equivalence class up to relabelli
 and the hypothesis asks the same relation about corresponding variables.  So the
 **item key** is a hash of
 
-* the premise's class in canonical form (``entry.generator.canonical_forms``: the
+* the premise's class in canonical form (``entry.canonical.canonical_forms``: the
   smallest relabelled (skeleton, v-structures) key), and
 * the hypothesis's relation kind with its pair mapped into canonical indices — the
   smallest image over every canonicalising permutation, so automorphic pairs of a
@@ -46,7 +46,7 @@ from importlib import metadata
 from typing import Any
 
 from causal_oracle.entry.caches import LRU
-from causal_oracle.entry.generator import MAX_RELABELLINGS, canonical_forms, mec_key
+from causal_oracle.entry.canonical import MAX_RELABELLINGS, canonical_forms, mec_key
 from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.equivalence import analyse
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind

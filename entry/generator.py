@@ -8,16 +8,10 @@ author can diff an upstream release against it.
 
 Classes up to relabelling
 -------------------------
-Every DAG is isomorphic to one whose topological order is ``0, 1, …, n-1``, i.e.
-whose edges all point from a lower to a higher index.  So the ``2^(n(n-1)/2)``
-subsets of the pairs ``i < j`` (32,768 for n = 6) reach every DAG up to
-relabelling.  Two DAGs are Markov equivalent iff they share skeleton and
-v-structures (Verma & Pearl 1990), so ``(skeleton, v-structures)`` names a
-labelled class; its *canonical form* is the smallest relabelled key over the
-permutations that respect a node invariant (degree, collider and v-tail counts,
-refined once by the neighbours' invariants).  Classes with equal canonical forms
-are the same up to relabelling; one premise is written per canonical class, its
-variables renamed in canonical order.
+Every DAG is isomorphic to one whose edges all point from a lower to a higher index, so
+the subsets of the pairs ``i < j`` reach every DAG up to relabelling; one premise is
+written per class up to relabelling (``entry.canonical``), its variables renamed in
+canonical order.
 
 For n = 7..12 the space is too large to list: ``sample_classes`` draws seeded
 random DAGs (random order, sparse edges) and keeps classes distinct up to
@@ -38,15 +32,15 @@ each label's certificate was re-verified by the independent checker.
 
 from __future__ import annotations
 
-import itertools
 import json
-import math
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from causal_oracle.entry.canonical import MAX_RELABELLINGS, Key, canonical, mec_key
+from causal_oracle.entry.freshness import ItemKeys, provenance, split_of
 from causal_oracle.entry.service import default
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.dsep import independence_set
@@ -56,12 +50,6 @@ from causal_oracle.oracle.statements import join_names
 
 MAX_EXHAUSTIVE = 6
 MAX_SAMPLED = 12
-#: sampled classes are compared up to relabelling when that takes at most this many
-#: relabellings (highly symmetric ones are compared as labelled classes)
-MAX_RELABELLINGS = 5040
-
-Key = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int], ...]]
-
 ORIGINAL_NAMES = tuple("ABCDEFGHIJKL")
 RENAMED_NAMES = tuple("ZYXWVUTSRQPO")
 
@@ -84,58 +72,6 @@ PARAPHRASED = (
     ("has_collider", "{p} and {q} together cause some other variable(s).", False),
     ("has_confounder", "Some variable(s) cause(s) both {p} and {q}.", False),
 )
-
-
-def mec_key(dag: Dag) -> Key:
-    """The labelled class of ``dag``: sorted skeleton and v-structures."""
-    return tuple(sorted(dag.skeleton())), tuple(sorted(dag.v_structures()))
-
-
-def _relabel(key: Key, perm: tuple[int, ...]) -> Key:
-    skel, vs = key
-    return (tuple(sorted((min(perm[a], perm[b]), max(perm[a], perm[b])) for a, b in skel)),
-            tuple(sorted((min(perm[a], perm[b]), perm[c], max(perm[a], perm[b]))
-                         for a, c, b in vs)))
-
-
-def canonical(n: int, key: Key, limit: int | None = None
-              ) -> tuple[Key, tuple[int, ...]] | None:
-    """(canonical key, the permutation old index → new index that gives it); ``None`` when
-    more than ``limit`` relabellings would have to be compared."""
-    forms = canonical_forms(n, key, limit)
-    return None if forms is None else (forms[0], forms[1][0])
-
-
-def canonical_forms(n: int, key: Key, limit: int | None = None
-                    ) -> tuple[Key, tuple[tuple[int, ...], ...]] | None:
-    """(canonical key, *every* permutation old index → new index that gives it — more
-    than one when the class has automorphisms); ``None`` as for ``canonical``."""
-    skel, vs = key
-    nbrs: list[list[int]] = [[] for _ in range(n)]
-    for a, b in skel:
-        nbrs[a].append(b)
-        nbrs[b].append(a)
-    base = [(len(nbrs[v]), sum(c == v for _, c, _ in vs), sum(v in (a, b) for a, _, b in vs))
-            for v in range(n)]
-    refined = [(base[v], tuple(sorted(base[w] for w in nbrs[v]))) for v in range(n)]
-    order = sorted(range(n), key=lambda v: refined[v])
-    blocks = [list(group) for _, group in itertools.groupby(order, key=lambda v: refined[v])]
-    if limit is not None and math.prod(math.factorial(len(b)) for b in blocks) > limit:
-        return None
-    best: Key | None = None
-    perms: list[tuple[int, ...]] = []
-    for arrangement in itertools.product(*(itertools.permutations(b) for b in blocks)):
-        checkpoint()
-        perm = [0] * n
-        for new, old in enumerate(itertools.chain.from_iterable(arrangement)):
-            perm[old] = new
-        candidate = _relabel(key, tuple(perm))
-        if best is None or candidate < best:
-            best, perms = candidate, [tuple(perm)]
-        elif candidate == best:
-            perms.append(tuple(perm))
-    assert best is not None
-    return best, tuple(perms)
 
 
 def _dag_of_mask(n: int, pairs: list[tuple[int, int]], mask: int) -> Dag:
@@ -244,8 +180,6 @@ class Options:
 def items(options: Options) -> Iterator[dict[str, Any]]:
     """Every item, in the layout ``audit`` reads (generator fields), less the excluded
     keys and the other side of the split (``entry.freshness``)."""
-    from causal_oracle.entry.freshness import ItemKeys, provenance, split_of
-
     n = options.n
     dags = all_classes(n) if n <= MAX_EXHAUSTIVE else sample_classes(n, options.classes,
                                                                       options.seed)

@@ -93,7 +93,7 @@ def test_audit_of_a_file_equals_the_audit_of_its_rows() -> None:
 def _modules_with_examples() -> list[str]:
     root = Path(__file__).resolve().parent.parent
     found = []
-    for folder in ("oracle", "parser", "clients"):
+    for folder in ("oracle", "parser", "entry", "clients", "rewards", "environments"):
         for path in sorted((root / folder).rglob("*.py")):
             if ">>> " in path.read_text(encoding="utf-8"):
                 dotted = ".".join(path.relative_to(root).with_suffix("").parts)

@@ -14,11 +14,11 @@ values, and BA the same decision whether adjustment is needed with every set giv
 the truth judged valid.
 
     >>> from causal_oracle.entry import default
-    >>> a = default().answer("A has a causal effect on b.\\nQuestion:\\nWe want to estimate "
+    >>> a = default().answer("a has a causal effect on b.\\nQuestion:\\nWe want to estimate "
     ...                      "the causal effect of thea on theb.\\nBased on the information "
     ...                      "above, please identify all the causal paths between them.")
     >>> a.task, a.answer_text
-    ('CP', 'A -> b')
+    ('CP', 'a -> b')
 """
 
 from __future__ import annotations

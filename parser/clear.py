@@ -251,7 +251,7 @@ class _RawQuestion:
             if name not in declared:
                 raise SemanticError(f"node {quote(name)} is not a node of the graph", None)
         for walk in (subject, *(subject if isinstance(subject, tuple) else ())):
-            if isinstance(walk, Walk):  # a path the question asks about runs through the graph
+            if isinstance(walk, Walk) and walk.marks:  # a path asked about runs through the graph
                 for name in walk.nodes:
                     if name not in declared:
                         raise SemanticError(f"path {walk} names {quote(name)}, which is not a "

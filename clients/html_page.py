@@ -81,7 +81,8 @@ function esc(t){ return String(t).replace(/&/g,'&amp;').replace(/</g,'&lt;')
   .replace(/>/g,'&gt;').replace(/"/g,'&quot;'); }
 function key(a, b){ return a + '\u0000' + b; }
 function graphSvg(g){
-  const size = 280, radius = 100, r = 17, n = g.names.length, pos = {};
+  const size = Math.max(280, 7 * g.title.length), radius = 100, r = 17;
+  const n = g.names.length, pos = {};
   g.names.forEach((name, i) => { const a = 2 * Math.PI * i / Math.max(n, 1) - Math.PI / 2;
     pos[name] = [size / 2 + radius * Math.cos(a), size / 2 + 10 + radius * Math.sin(a)]; });
   const hot = new Set(g.highlight.map(e => key(e[0], e[1])));
@@ -164,7 +165,8 @@ function openDrill(tr){
     ([k, v]) => '<tr><th>' + esc(k) + '</th><td>' + esc(v) + '</td></tr>').join('');
   const graphs = (f.drawing && f.drawing.graphs) || [];
   document.getElementById('drill-graphs').innerHTML =
-    graphs.length ? graphs.map(graphSvg).join('') : '<em>no graph to draw</em>';
+    graphs.length ? graphs.map(graphSvg).join('') :
+    (f.type === 'unreadable' || f.type === 'internal_error' ? '' : '<em>no graph to draw</em>');
   document.getElementById('drill-text').textContent = (f.drawing && f.drawing.explanation) ||
     (f.type === 'unreadable' || f.type === 'internal_error' ? '' :
      '(explanation not embedded: run causal-oracle explain on this row)');

@@ -41,6 +41,7 @@ from causal_oracle.clients.html_page import SCRIPT, STYLE, bars
 from causal_oracle.clients.outputs import atomic_output
 from causal_oracle.clients.row_audit import Columns, canonical
 from causal_oracle.entry import InputError, default
+from causal_oracle.entry.audit_record import Outcome
 from causal_oracle.entry.registry import REGISTRY
 
 MAX_EXPLAINED = 500
@@ -136,10 +137,12 @@ def _counts_table(data: dict[str, Any], shown: list[str]) -> str:
     for name, family in families.items():
         if len(families) > 1:
             rows.append((f"family {name}", family["summary"], ""))
+        labels = {f.name: f for f in REGISTRY.get(name).facets} if name in REGISTRY else {}
         for facet, values in family["facets"].items():
-            rows += [(f"{facet} {value}", counts, "") for value, counts in values.items()]
+            rows += [(labels[facet].row_label(value) if facet in labels else
+                      f"{facet} {value}", counts, "") for value, counts in values.items()]
     out = ['<table class="counts" id="counts"><tr><th></th><th>items</th>'
-           + "".join(f"<th>{html.escape(h)}</th>" for h in shown) + "</tr>"]
+           + "".join(f"<th>{html.escape(HEADS[Outcome(h)])}</th>" for h in shown) + "</tr>"]
     for name, c, prefix in rows:
         cells = [("items", c["items"])] + [(h, c.get(h, 0)) for h in shown]
         out.append(f"<tr><th>{html.escape(name)}</th>" + "".join(

@@ -49,13 +49,33 @@ class Counts:
         return self.counts[outcome]
 
     # each outcome's count by name (``report.summary.disagree``)
-    agree = property(lambda self: self.counts[Outcome.AGREE])
-    disagree = property(lambda self: self.counts[Outcome.DISAGREE])
-    ambiguous = property(lambda self: self.counts[Outcome.AMBIGUOUS])
-    undetermined = property(lambda self: self.counts[Outcome.UNDETERMINED])
-    inconsistent = property(lambda self: self.counts[Outcome.INCONSISTENT])
-    unreadable = property(lambda self: self.counts[Outcome.UNREADABLE])
-    internal_error = property(lambda self: self.counts[Outcome.INTERNAL_ERROR])
+    @property
+    def agree(self) -> int:
+        return self.counts[Outcome.AGREE]
+
+    @property
+    def disagree(self) -> int:
+        return self.counts[Outcome.DISAGREE]
+
+    @property
+    def ambiguous(self) -> int:
+        return self.counts[Outcome.AMBIGUOUS]
+
+    @property
+    def undetermined(self) -> int:
+        return self.counts[Outcome.UNDETERMINED]
+
+    @property
+    def inconsistent(self) -> int:
+        return self.counts[Outcome.INCONSISTENT]
+
+    @property
+    def unreadable(self) -> int:
+        return self.counts[Outcome.UNREADABLE]
+
+    @property
+    def internal_error(self) -> int:
+        return self.counts[Outcome.INTERNAL_ERROR]
 
     def add(self, record: AuditRecord) -> None:
         self.items += 1

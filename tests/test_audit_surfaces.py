@@ -241,3 +241,22 @@ def test_every_finding_is_on_the_page_in_a_browser(
         assert browser.find_element(By.ID, "drill-text").text  # the explanation
         if family != "corr2cause++" or browser.find_elements(By.CSS_SELECTOR, "svg.graph"):
             assert drill.find_elements(By.CSS_SELECTOR, "svg.graph circle.node")
+
+
+@pytest.mark.parametrize("name", ["n4.jsonl", "hf_layout_sample.csv"])
+def test_records_stream_in_row_order_with_workers(name: str) -> None:
+    from causal_oracle.clients.audit import run_audit
+    from causal_oracle.entry.audit_record import AuditRecord
+
+    def collect(into: list[AuditRecord]) -> Any:
+        return into.extend
+
+    serial: list[AuditRecord] = []
+    parallel: list[AuditRecord] = []
+    report = run_audit(DATA / name, workers=1, sink=collect(serial))
+    run_audit(DATA / name, workers=2, sink=collect(parallel))
+    assert [r.to_json() for r in serial] == [r.to_json() for r in parallel]
+    assert [r.row for r in serial] == sorted(r.row for r in serial)
+    assert len(serial) == report.summary.items
+    assert Counter(r.outcome for r in serial) == {o: report.summary[o] for o in Outcome
+                                                   if report.summary[o]}

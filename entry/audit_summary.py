@@ -8,7 +8,8 @@ a time, or by merging the summaries of worker processes:
 * ``overall`` — a ``Counts``: items and how many have each ``Outcome`` (exclusive, so
   they sum to items), plus the reasons of the undetermined ones;
 * ``families`` — per family: its ``Counts``, the rows it read (as ranges), and a
-  ``Counts`` per value of each facet its records carry (``Family.facets``);
+  ``Counts`` per value of each facet its records carry (``Family.facets``; a row its
+  family could not read has no facet values, so it counts in its family only);
 * ``causes`` — how many records have each cause class (``oracle.causes``, the CLadder
   and CLEAR cause classes alike);
 * ``findings`` — every record whose outcome is not ``agree``, in the order added
@@ -34,6 +35,7 @@ from typing import Any
 from causal_oracle.entry.audit_record import AuditRecord, Outcome
 
 RELATIONS = ("entailment", "neutral", "contradiction")
+_OUTCOMES = tuple(Outcome)  # iterating the enum class itself is slow, and done per Counts
 
 
 @dataclass
@@ -41,7 +43,7 @@ class Counts:
     """Items and their outcomes (exclusive: ``sum(counts.values()) == items``)."""
 
     items: int = 0
-    counts: dict[Outcome, int] = field(default_factory=lambda: dict.fromkeys(Outcome, 0))
+    counts: dict[Outcome, int] = field(default_factory=lambda: dict.fromkeys(_OUTCOMES, 0))
     #: undetermined items by reason (e.g. CLadder's ``not identifiable``)
     reasons: dict[str, int] = field(default_factory=dict)
 
@@ -114,7 +116,11 @@ class FamilySummary:
     def add(self, record: AuditRecord) -> None:
         self.counts.add(record)
         for name, value in record.facets.items():
-            self.facets.setdefault(name, {}).setdefault(value, Counts()).add(record)
+            values = self.facets.setdefault(name, {})
+            counts = values.get(value)
+            if counts is None:
+                counts = values[value] = Counts()
+            counts.add(record)
         if self.rows and self.rows[-1][1] in (record.row - 1, record.row):
             self.rows[-1][1] = record.row
         else:
@@ -159,7 +165,10 @@ class Summary:
     def add(self, record: AuditRecord) -> None:
         self.overall.add(record)
         if record.family is not None:
-            self.families.setdefault(record.family, FamilySummary()).add(record)
+            family = self.families.get(record.family)
+            if family is None:
+                family = self.families[record.family] = FamilySummary()
+            family.add(record)
         if record.outcome is not Outcome.AGREE:
             self.findings.append(record)
         self.certificates_checked += record.checked

@@ -275,7 +275,8 @@ class Service:
         column, unless the family names it), its outcome decided by
         ``entry.audit_record.record_of`` and its facets by the family."""
         family = self.registry.get(item.family)
-        fields = self.audit_item(item, profile, verifier)
+        with using(self.caches.memory):
+            fields = family.audit_fields(self, item, profile_of(profile), verifier)
         facets = {} if "error" in fields else family.facet_values(fields)
         return record_of(family.name, facets, row, rid, fields)
 

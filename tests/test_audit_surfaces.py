@@ -39,8 +39,9 @@ SAMPLES = [
     ("cibench", ROOT / "examples" / "cibench_sample.jsonl", [], "cibench"),
     ("ie", DATA / "ie", [], "ie"),
     ("clear", DATA / "clear" / "items_subset.jsonl", [], "clear"),
-    ("cladder", DATA / "cladder" / "test-generate-easy.json", ["--cladder-models", str(MODELS)],
-     "cladder"),
+    *((f"cladder-{k}", DATA / "cladder" / f"test-generate-{k}.json",
+       ["--cladder-models", str(MODELS)], "cladder") for k in ("easy", "hard", "det", "anti")),
+    ("ie-examples", ROOT / "examples" / "ie_sample.jsonl", [], "ie"),
     ("corr2cause++", DATA / "corr2causepp" / "sample.json", [], "corr2cause++"),
     ("n4", DATA / "n4.jsonl", [], "corr2cause"),
     ("corrupted", DATA / "corrupted_premises.jsonl", [], "corr2cause"),
@@ -160,6 +161,9 @@ def test_every_surface_gives_the_same_counts(name: str, source: Path | None, ext
                        if f["type"] != "3-class")
     assert findings == {o: summary[o] for o in OUTCOMES if o != "agree" and summary[o]}
     page = got["html"].read_text(encoding="utf-8")
+    for external in ("https://", "src=", "<link"):  # self-contained: nothing fetched
+        assert external not in page
+    assert page.count("http://") == page.count("http://www.w3.org/2000/svg")
     for outcome in OUTCOMES:
         cell = re.search(f'id="count-{outcome}">(\\d+)<', page)
         assert cell is None or int(cell.group(1)) == summary[outcome], outcome
@@ -170,7 +174,7 @@ def test_every_surface_gives_the_same_counts(name: str, source: Path | None, ext
 
 def test_the_cladder_page_counts_undetermined_and_no_disagreement(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    name, source, extra, _ = SAMPLES[4]
+    name, source, extra, _ = next(s for s in SAMPLES if s[0] == "cladder-easy")
     got = _audit(name, source, extra, tmp_path, capsys)
     s = got["report"]["summary"]
     assert (s["disagree"], s["ambiguous"], s["undetermined"]) == (0, 2, 10)

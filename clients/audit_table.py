@@ -36,9 +36,11 @@ def _families(summary: Summary) -> list[Family[Any, Any]]:
 
 def columns(families: Iterable[str], counts: Mapping[str, int]) -> list[Outcome]:
     """The outcomes shown for ``families`` (names) whose overall ``counts`` (by outcome
-    value) are given: those the families can give, and any that occurred."""
+    value) are given: those the families can give (internal errors only when there are
+    some), and any that occurred."""
     present = set(families)
     kinds = {o for f in REGISTRY if f.name in present for o in f.legend()}
+    kinds.discard(Outcome.INTERNAL_ERROR)  # a bug, not a kind of item: shown when it happened
     kinds |= {o for o in Outcome if counts.get(o.value)}
     return [o for o in Outcome if o in kinds or o in (Outcome.AGREE, Outcome.DISAGREE)]
 
@@ -81,7 +83,7 @@ def summary_table(report: Report) -> str:
         for facet in family.facets:
             rows += [(facet.row_label(value), c)
                      for value, c in _sorted(part.facets.get(facet.name, {}))]
-    width = max([22, *(len(name) + 2 for name, _ in rows)])
+    width = max([22, *(len(name) + 1 for name, _ in rows)])
     buf = io.StringIO()
     header = f"{'':<{width}}{'items':>8}" + "".join(
         f"{HEADS[o]:>{max(8, len(HEADS[o]) + 1)}}" for o in shown)

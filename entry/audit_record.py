@@ -131,7 +131,9 @@ class AuditRecord:
     ``family`` is None for a row no family could read (an undecodable line);
     ``row`` the 1-based file line (record number for binary formats); ``fields`` the
     family's own report fields (e.g. Corr2Cause's hypothesis, relations and class size),
-    which the JSON report's finding lists keep."""
+    which the JSON report's finding lists keep.  The explanation in words is not kept
+    per row (writing it for every row would slow an audit several-fold): a report asks
+    the family for a finding's ``Drawing`` (``Family.audit_drawing``), which holds it."""
 
     row: int
     id: Any  # the row's id as the data has it (a string or a number; None: none)
@@ -144,7 +146,6 @@ class AuditRecord:
     certificate: Any = None
     checked: bool = False
     causes: list[dict[str, Any]] = field(default_factory=list)
-    explanation: str | None = None
     fields: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -198,7 +199,7 @@ def record_of(family: str, facets: dict[str, str], row: int, rid: Any,
     return AuditRecord(row, rid, outcome, family, facets,
                        fields.get("gold"), derived, reason, fields.get("certificate"),
                        bool(fields.get("certificate_checked")), list(fields.get("causes") or ()),
-                       None, fields)
+                       fields)
 
 
 __all__ = ["ALWAYS", "FINDINGS", "OUTCOME_WORDS", "AuditRecord", "Drawing", "Facet", "Outcome",

@@ -2,11 +2,13 @@
 
 ``run_audit`` reads any source ``clients.readers`` reads (JSONL, JSON arrays, CSV/TSV,
 the IE ``|`` templates, Parquet, ``datasets`` directories) in chunks, audits each row
-(``clients.row_audit``: through the entry layer, every registered benchmark family),
-with worker processes when asked (a large JSON-lines file is split by byte ranges and
-each worker decodes its own lines), and collects the records into an ``AuditReport``
-(``clients.audit_report``, which states the report's contract).  ``audit_rows`` does
-the same for rows in memory.
+(``clients.row_audit``: through the entry layer, every registered benchmark family,
+into one ``AuditRecord`` each), with worker processes when asked (a large JSON-lines
+file is split by byte ranges and each worker decodes its own lines), and adds the
+records to an ``AuditReport`` (``clients.audit_report``, which states the report's
+contract).  A ``sink`` (e.g. ``clients.audit_records.RecordWriter``, behind
+``audit --records``) receives every record as its chunk completes.  ``audit_rows``
+does the same for rows in memory.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ from causal_oracle.clients.audit_report import AuditReport
 from causal_oracle.clients.exits import quiet_pool
 from causal_oracle.clients.row_audit import DEFAULT_COLUMNS, Columns, audit_row, table_labels
 from causal_oracle.entry import Profile
+from causal_oracle.entry.audit_record import INTERNAL, AuditRecord, failed
+
+#: receives every record of an audit, chunk by chunk, in row order
+Sink = Callable[[list[AuditRecord]], None]
 
 CHUNK = 1000
 
@@ -60,7 +66,7 @@ def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | _J
 
 
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
-          verifier: Any = None) -> list[dict[str, Any]]:
+          verifier: Any = None) -> list[AuditRecord]:
     chunk, cols, profile = args
     fatal = getattr(verifier, "fatal_errors", ())
     quick = Profile(profile) if verifier is None and profile in row_audit.QUICK_PROFILES \
@@ -71,7 +77,7 @@ def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
     out = []
     for position, (index, row) in enumerate(rows):
         if isinstance(row, str):
-            out.append({"row": index, "id": None, "error": row})
+            out.append(failed(index, None, row))
             continue
         done = fast.get(position)
         if done is not None:
@@ -82,9 +88,16 @@ def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
         except fatal:
             raise
         except Exception as error:
-            out.append({"row": index, "id": row.get(cols.id),
-                        "error": f"internal error: {type(error).__name__}: {error}"})
+            out.append(failed(index, row.get(cols.id),
+                              f"{INTERNAL}{type(error).__name__}: {error}"))
     return out
+
+
+def _add(report: AuditReport, records: list[AuditRecord], sink: Sink | None) -> None:
+    for record in records:
+        report.add(record)
+    if sink is not None:
+        sink(records)
 
 
 def _chunks(rows: Iterator[tuple[int, dict[str, Any] | str]], cols: Columns, profile: str
@@ -101,14 +114,10 @@ def _chunks(rows: Iterator[tuple[int, dict[str, Any] | str]], cols: Columns, pro
 
 def run_audit(path: Path, *, cols: Columns = DEFAULT_COLUMNS, profile: str = "corr2cause",
               workers: int = 1, progress: Callable[[int, int, float], None] | None = None,
-              verifier: Any = None) -> AuditReport:
+              verifier: Any = None, sink: Sink | None = None) -> AuditReport:
     """Audit every row of ``path``; ``workers > 1`` uses a process pool.  With a
-    ``verifier`` (a service client) rows are verified through it, one process."""
-    return _run_audit(path, cols, profile, workers, progress, verifier)
-
-
-def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
-               progress: Callable[[int, int, float], None] | None, verifier: Any) -> AuditReport:
+    ``verifier`` (a service client) rows are verified through it, one process.
+    ``sink`` receives every record, in row order, as its chunk completes."""
     report = AuditReport()
     start = time.perf_counter()
     source = readers.open_source(path)
@@ -120,30 +129,38 @@ def _run_audit(path: Path, cols: Columns, profile: str, workers: int,
                      "columns": columns, "layout": detected.layout,
                      "detected": detected.message}
     total = source.count() if progress else 0
+
+    def step() -> None:
+        if progress:
+            progress(report.summary.items, total, time.perf_counter() - start)
+
     chunks = _chunks(_raw_rows(source), cols, profile)  # type: ignore[arg-type]
     if workers > 1 and verifier is None and source.unit == "line" \
             and source.format is readers.Format.JSONL:
-        _run_parallel_jsonl(path, cols, profile, workers, report, progress, total, start)
+        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        tasks = ((rng, cols, profile, sink is not None) for rng in _byte_ranges(path))
+        with quiet_pool(ctx, workers) as pool:
+            for partial, records in pool.imap(_audit_range, tasks):
+                report.merge(partial)
+                if sink is not None:
+                    sink(records)
+                step()
     elif workers > 1 and verifier is None:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         with quiet_pool(ctx, workers) as pool:
-            for outcomes in pool.imap(_work, chunks):
-                for o in outcomes:
-                    report.add(o)
-                if progress:
-                    progress(report.summary.items, total, time.perf_counter() - start)
+            for records in pool.imap(_work, chunks):
+                _add(report, records, sink)
+                step()
     else:
         for args in chunks:
-            for o in _work(args, verifier):
-                report.add(o)
-            if progress:
-                progress(report.summary.items, total, time.perf_counter() - start)
+            _add(report, _work(args, verifier), sink)
+            step()
     report.seconds = time.perf_counter() - start
     return report
 
 
 def audit_rows(rows: Iterable[dict[str, Any]], *, cols: Columns = DEFAULT_COLUMNS,
-               profile: str = "corr2cause") -> AuditReport:
+               profile: str = "corr2cause", sink: Sink | None = None) -> AuditReport:
     """Audit rows already in memory (dicts in any of the layouts ``run_audit`` reads),
     in this process; rows are numbered from 0 in the order given."""
     report = AuditReport()
@@ -152,8 +169,7 @@ def audit_rows(rows: Iterable[dict[str, Any]], *, cols: Columns = DEFAULT_COLUMN
         (i, row if isinstance(row, dict) else f"row {i}: expected a dict, got "
          f"{type(row).__name__}") for i, row in enumerate(rows))
     for args in _chunks(indexed, cols, profile):
-        for o in _work(args):
-            report.add(o)
+        _add(report, _work(args), sink)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -190,9 +206,11 @@ def _byte_ranges(path: Path, size: int | None = None) -> Iterator[_Range]:
             start += len(block)
 
 
-def _audit_range(args: tuple[_Range, Columns, str]) -> tuple[int, AuditReport]:
-    """Audit one byte range; rows are numbered from 0 within it (the parent shifts them)."""
-    rng, cols, profile = args
+def _audit_range(args: tuple[_Range, Columns, str, bool]
+                 ) -> tuple[AuditReport, list[AuditRecord]]:
+    """Audit one byte range: its partial report, and its records when the parent
+    streams them (``keep``)."""
+    rng, cols, profile, keep = args
     with open(rng.path, "rb") as handle:
         handle.seek(rng.start)
         data = handle.read(rng.end - rng.start)
@@ -200,20 +218,7 @@ def _audit_range(args: tuple[_Range, Columns, str]) -> tuple[int, AuditReport]:
     lines: list[tuple[int, dict[str, Any] | _JsonLine | str]] = [
         (rng.first_line + offset, _JsonLine(rng.first_line + offset, text))
         for offset, text in enumerate(data.split(b"\n")) if text.strip()]
-    for o in _work((lines, cols, profile)):  # type: ignore[arg-type]
-        report.add(o)
-    return len(lines), report
-
-
-def _run_parallel_jsonl(path: Path, cols: Columns, profile: str, workers: int,
-                        report: AuditReport, progress: Callable[[int, int, float], None] | None,
-                        total: int, start: float) -> None:
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    tasks = ((rng, cols, profile) for rng in _byte_ranges(path))
-    with quiet_pool(ctx, workers) as pool:
-        for _rows, partial in pool.imap(_audit_range, tasks):
-            report.merge(partial, 0)  # rows are already file lines
-            if progress:
-                progress(report.summary.items, total, time.perf_counter() - start)
-
-
+    records = _work((lines, cols, profile))  # type: ignore[arg-type]
+    for record in records:
+        report.add(record)
+    return report, records if keep else []

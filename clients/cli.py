@@ -19,6 +19,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from causal_oracle.clients import (
     serve_cli,
 )
 from causal_oracle.clients.audit import read_rows, run_audit
+from causal_oracle.clients.audit_records import record_writer
 from causal_oracle.clients.audit_report import summary_table
 from causal_oracle.clients.options import (
     client,
@@ -55,7 +57,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         raise InputError(f"no such file: {path}")
     check_input(args.baseline, what="--baseline")
     check_outputs({"--" + option.replace("_", "-"): getattr(args, option)
-                   for option in ("report", "junit", "write_corrected", "html")},
+                   for option in ("report", "junit", "write_corrected", "html", "records")},
                   inputs=[path, args.baseline])
     cols = Columns(**columns_of(args))
     fail_on = gate.parse_fail_on(args.fail_on or "")
@@ -67,16 +69,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
         load_models(args.cladder_models)
     show = sys.stderr.isatty() and not args.quiet
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
-    if args.server:
-        from causal_oracle.clients.remote_audit import remote_audit, where
+    with ExitStack() as stack:
+        sink = stack.enter_context(record_writer(args.records)) if args.records else None
+        if args.server:
+            from causal_oracle.clients.remote_audit import remote_audit, where
 
-        with client(args) as remote:
+            remote = stack.enter_context(client(args))
             report = remote_audit(path, server=args.server, remote=remote, cols=cols,
                                   profile=args.profile, local_fallback=args.local_fallback,
-                                  workers=workers, progress=progress_bar if show else None)
-    else:
-        report = run_audit(path, cols=cols, profile=args.profile, workers=workers,
-                           progress=progress_bar if show else None)
+                                  workers=workers, progress=progress_bar if show else None,
+                                  sink=sink)
+        else:
+            report = run_audit(path, cols=cols, profile=args.profile, workers=workers,
+                               progress=progress_bar if show else None, sink=sink)
     data = report.to_json()
     if args.server:
         data["where"] = where(report, args.server)
@@ -111,6 +116,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
               f"in-process (--local-fallback): {ran['in_process_rows']}")
     if args.report:
         print(f"report written to {args.report}")
+    if args.records:
+        print(f"records written to {args.records}")
     return _audit_outputs(args, path, cols, data, fail_on)
 
 
@@ -186,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 3 if any of these is found: comma-separated disagree, "
                         "inconsistent, unreadable, new (new needs --baseline)")
     p.add_argument("--junit", metavar="OUT.xml", help="write JUnit XML, one test case per item")
+    p.add_argument("--records", metavar="OUT.jsonl",
+                   help="write every item's audit record as a JSON line (id, family, facets, "
+                        "gold, derived, outcome, reason, causes), streamed as rows complete")
     p.add_argument("--baseline", metavar="OLD.json",
                    help="an earlier --report: print and record new/fixed/unchanged disagreements")
     p.add_argument("--write-corrected", metavar="OUT",

@@ -12,7 +12,9 @@ columns, e.g. the published ``input``/``label`` layout), with
   e.g. ``"label 1→0; relation entailment→neutral (over_claimed_entailment)"``;
 * items on an inconsistent premise dropped (``inconsistent="drop"``, default) or
   kept with an empty label and ``oracle_change`` starting "inconsistent:"
-  (``inconsistent="flag"``).  Unreadable rows are copied unchanged and flagged.
+  (``inconsistent="flag"``).  Unreadable rows (and rows the oracle failed on),
+  ambiguous and undetermined items are copied unchanged and flagged with the reason:
+  their gold is not shown wrong, so it is not replaced.
 
 It reads only the audit report and the input: no reasoning happens here.
 """
@@ -52,9 +54,17 @@ def _changes(report: dict[str, Any]) -> dict[int, dict[str, Any]]:
         out[e["row"]] = {"relation": e["derived_relation"], "causes": e.get("causes") or []}
     for e in report["inconsistent"]:
         out[e["row"]] = {"inconsistent": e["reason"]}
+    for kind in ("ambiguous", "undetermined"):
+        for e in report.get(kind, []):
+            out[e["row"]] = {"flag": f"{kind}: {e.get('reason')}"}
     for e in report["unreadable"]:
-        out[e["row"]] = {"unreadable": e["error"]}
+        out[e["row"]] = {"flag": f"unreadable: {e['error']}"}
+    for e in report.get("internal_errors", []):
+        out[e["row"]] = {"flag": e["error"]}  # it starts "internal error: "
     return out
+
+
+FLAGS = ("inconsistent:", "unreadable:", "ambiguous:", "undetermined:", "internal error:")
 
 
 def _apply(row: dict[str, Any], change: dict[str, Any] | None, cols: Columns,
@@ -64,8 +74,8 @@ def _apply(row: dict[str, Any], change: dict[str, Any] | None, cols: Columns,
     if change is None:
         out[CHANGE_COLUMN] = ""
         return out
-    if "unreadable" in change:
-        out[CHANGE_COLUMN] = f"unreadable: {change['unreadable']}"
+    if "flag" in change:
+        out[CHANGE_COLUMN] = change["flag"]
         return out
     if "inconsistent" in change:
         if inconsistent == "drop":
@@ -107,8 +117,8 @@ def write_corrected(source: Path, report: dict[str, Any], out: Path, *,
                 continue
             counts["rows"] += 1
             if fixed[CHANGE_COLUMN]:
-                counts["flagged" if fixed[CHANGE_COLUMN].startswith(
-                    ("inconsistent:", "unreadable:")) else "changed"] += 1
+                counts["flagged" if fixed[CHANGE_COLUMN].startswith(FLAGS)
+                       else "changed"] += 1
             yield fixed
 
     if source.suffix.lower() == ".csv":

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from causal_oracle.clients import readers
-from causal_oracle.clients.audit import run_audit
+from causal_oracle.clients.audit import Sink, run_audit
 from causal_oracle.clients.audit_report import AuditReport
 from causal_oracle.clients.columns import canonical, check_named, detect_columns
 from causal_oracle.clients.row_audit import SERVED_REMOTELY, Columns
@@ -53,7 +53,8 @@ def unserved_families(path: Path, cols: Columns) -> Counter[str]:
 
 def remote_audit(path: Path, *, server: str, remote: Any, cols: Columns, profile: str,
                  local_fallback: bool, workers: int,
-                 progress: Callable[[int, int, float], None] | None) -> AuditReport:
+                 progress: Callable[[int, int, float], None] | None,
+                 sink: Sink | None = None) -> AuditReport:
     """The audit of ``path`` through ``remote`` (an ``OracleClient``), under the rules of
     the module docstring; ``InputError`` when the server cannot serve the rows."""
     from causal_oracle.clients.remote import RemoteVerifier
@@ -68,7 +69,7 @@ def remote_audit(path: Path, *, server: str, remote: Any, cols: Columns, profile
         print(f"causal-oracle: server {server} is unreachable; auditing in-process "
               f"(--local-fallback)", file=sys.stderr)
         report = run_audit(path, cols=cols, profile=profile, workers=workers,
-                           progress=progress)
+                           progress=progress, sink=sink)
         report.in_process = report.summary.items - report.summary.unreadable
         return report
     if not local_fallback:
@@ -79,7 +80,7 @@ def remote_audit(path: Path, *, server: str, remote: Any, cols: Columns, profile
             raise InputError(f"server {server} cannot audit the rows of {shown}: they "
                              f"would run in-process; give --local-fallback to allow that")
     return run_audit(path, cols=cols, profile=profile, workers=1, progress=progress,
-                     verifier=RemoteVerifier(remote))
+                     verifier=RemoteVerifier(remote), sink=sink)
 
 
 def where(report: AuditReport, server: str) -> dict[str, Any]:

@@ -14,7 +14,11 @@ interface (``Family``):
 * ``dot`` / ``derivation`` — the graph in DOT and the explanation as data (optional:
   None where the family has none; ``explain --dot`` / ``--json`` show them);
 * ``read_reply(question, text)`` / ``judge(...)`` — read a model's reply, grade it;
-* ``judge_gold(...)`` — compare a dataset row's gold with the certified answer.
+* ``judge_gold(...)`` — compare a dataset row's gold with the certified answer;
+* ``audit_fields`` / ``facets`` / ``facet_values`` / ``outcome_words`` /
+  ``audit_drawing`` — what its audit records hold (``entry.audit_record``): the fields
+  of an audited row, the facets a report breaks it down by, the words its legend uses
+  for each outcome, and the drawing of a finding in its own form.
 
 The ``Registry`` maps names and task names to families and picks the family of a
 text (the first registered one whose ``detect`` accepts it) or of a row.  Surfaces
@@ -47,6 +51,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
+from causal_oracle.entry.audit_record import (
+    ALWAYS,
+    OUTCOME_WORDS,
+    Drawing,
+    Facet,
+    Outcome,
+)
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.relations import Profile
 
@@ -195,6 +206,46 @@ class Family(ABC, Generic[Q, S]):
             return GoldJudgement(None, item.gold, derived, reason=error.describe())
         verdict = self.judge(question, solution, claim)
         return GoldJudgement(verdict.correct, item.gold, derived, reason=verdict.reason)
+
+    # -- audit records (``entry.audit_record``)
+    #: the facets its audit records carry; the default breaks a report down by task
+    facets: ClassVar[tuple[Facet, ...]] = (Facet("task", "by_task"),)
+    #: the outcomes its audits can give beyond agree, disagree, unreadable and internal
+    #: error, each in its own words (the report's legend); a word given for one of those
+    #: four replaces the default wording
+    outcome_words: ClassVar[Mapping[Outcome, str]] = {}
+
+    def legend(self) -> dict[Outcome, str]:
+        """Every outcome its audits can give, in its words (``OUTCOME_WORDS`` where it
+        has none), in ``Outcome`` order."""
+        kinds = set(ALWAYS) | set(self.outcome_words)
+        return {o: self.outcome_words.get(o, OUTCOME_WORDS[o]) for o in Outcome if o in kinds}
+
+    def audit_fields(self, service: Any, item: Item, profile: Profile,
+                     verifier: Any = None) -> dict[str, Any]:
+        """The fields of the audit record of ``item`` (``entry.audit_record.record_of``
+        reads them; never raises on bad input: ``error`` says why).  ``service`` is the
+        ``entry.service.Service`` auditing it; ``verifier`` a remote service, for the
+        families it can label.  Default: the service's generic task record."""
+        return service.task_record(item, profile)  # type: ignore[no-any-return]
+
+    def facet_values(self, fields: Mapping[str, Any]) -> dict[str, str]:
+        """The value of each of its ``facets`` for an audited row (``fields``:
+        ``audit_fields``'s, without an ``error``)."""
+        return {"task": str(fields.get("task") or self.tasks[0])}
+
+    def record_drawing(self, fields: Mapping[str, Any]) -> Drawing:
+        """A finding drawn from its record's fields alone, without re-deriving it (what a
+        report shows beyond the findings it re-derives; default: nothing)."""
+        return Drawing()
+
+    def audit_drawing(self, service: Any, item: Item, fields: Mapping[str, Any],
+                      profile: Profile = Profile.CORR2CAUSE) -> Drawing:
+        """A finding drawn in its own form for a report (default: the explanation of the
+        certified answer, no picture); ``fields`` are the row's ``audit_fields``."""
+        question, solution = service.solved(self, item.prompt, Options(item.task, profile))
+        with service.scope():
+            return Drawing(explanation=self.explain(question, solution))
 
 
 class Registry:

@@ -17,8 +17,10 @@ their own limits.  The service finds the benchmark family of the text in the reg
 * turns a certificate the independent checker rejects into ``CertificateRejected``
   (a bug, never an answer).
 
-Verbs: ``answer`` and ``grade`` (any registered family), ``audit_item`` (a dataset
-row), and the Corr2Cause verbs ``verify`` / ``verify_input`` / ``label_fast_many``.
+Verbs: ``answer`` and ``grade`` (any registered family), ``audit_record`` (a dataset
+row's ``AuditRecord``; ``audit_item`` its family's fields; ``audit_drawing`` a finding
+drawn for a report), and the Corr2Cause verbs ``verify`` / ``verify_input`` /
+``label_fast_many``.
 
     >>> s = Service(Limits(budget_s=5.0))
     >>> r = s.verify("Suppose there is a closed system of 2 variables, A and B. All the "
@@ -41,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from causal_oracle.entry import families as _built_in  # noqa: F401  (registers them)
+from causal_oracle.entry.audit_record import AuditRecord, Drawing, record_of
 from causal_oracle.entry.bulk import TABLES_KEPT, ClassTables, FastVerdict, Plan, label_fast_many
 from causal_oracle.entry.caches import LRU
 from causal_oracle.entry.families.corr2cause import (
@@ -275,14 +278,34 @@ class Service:
 
     def audit_item(self, item: Item, profile: str | Profile = Profile.CORR2CAUSE,
                    verifier: Any = None) -> dict[str, Any]:
-        """The audit record of one dataset row (never raises on bad input: the record's
-        ``error`` says why).  ``verifier`` (a remote service) labels Corr2Cause rows."""
+        """The fields of the audit record of one dataset row (``Family.audit_fields``;
+        never raises on bad input: ``error`` says why).  ``verifier`` (a remote service)
+        labels the rows of the families it can."""
         family = self.registry.get(item.family)
-        custom = getattr(family, "audit_record", None)
         with using(self.caches.memory):
-            if custom is not None:
-                return custom(self, item, profile_of(profile), verifier)  # type: ignore[no-any-return]
-            return self.task_record(item, profile)
+            return family.audit_fields(self, item, profile_of(profile), verifier)
+
+    def audit_record(self, item: Item, row: int, profile: str | Profile = Profile.CORR2CAUSE,
+                     verifier: Any = None, rid: Any = None) -> AuditRecord:
+        """The ``AuditRecord`` of one dataset row (``row``: its file line; ``rid``: its id
+        column, unless the family names it), its outcome decided by
+        ``entry.audit_record.record_of`` and its facets by the family."""
+        family = self.registry.get(item.family)
+        with using(self.caches.memory):
+            fields = family.audit_fields(self, item, profile_of(profile), verifier)
+        facets = {} if "error" in fields else family.facet_values(fields)
+        return record_of(family.name, facets, row, rid, fields)
+
+    def audit_drawing(self, item: Item, fields: Mapping[str, Any],
+                      profile: str | Profile = Profile.CORR2CAUSE) -> Drawing:
+        """A finding drawn in its family's form (``Family.audit_drawing``), for reports;
+        ``Drawing`` with the error as its explanation when it cannot be re-derived."""
+        family = self.registry.get(item.family)
+        try:
+            with using(self.caches.memory):
+                return family.audit_drawing(self, item, fields, profile_of(profile))
+        except OracleError as error:
+            return Drawing(explanation=f"(could not re-derive: {error})")
 
     def task_record(self, item: Item, profile: str | Profile = Profile.CORR2CAUSE
                     ) -> dict[str, Any]:

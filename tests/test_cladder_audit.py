@@ -133,11 +133,13 @@ def test_the_report_counts_undetermined_apart_and_keeps_ids(models: Path) -> Non
     rows = [*_rows("easy"), *_own_rows()]
     report = co.audit(rows).to_json()
     summary = report["summary"]
-    undetermined = summary["undetermined"]
+    undetermined = summary["undetermined_reasons"]
     assert set(undetermined) <= {"rounding", "not identifiable"} and undetermined
     assert summary["unreadable"] == 0
+    assert summary["undetermined"] == sum(undetermined.values())
     assert summary["agree"] + summary["disagree"] + summary["ambiguous"] + \
-        sum(undetermined.values()) == summary["items"]
+        summary["undetermined"] == summary["items"]
+    assert {e["reason"] for e in report["undetermined"]} == set(undetermined)
     assert report["disagreements"]
     for entry in report["disagreements"]:
         assert entry["derived"] in ("yes", "no") and entry["certificate_checked"]
@@ -148,14 +150,18 @@ def test_the_report_counts_undetermined_apart_and_keeps_ids(models: Path) -> Non
     tasks = report["by_task"]
     assert "CLadder rung 1 marginal / mediation" in tasks
     assert any(t.startswith("CLadder rung 3 nde / arrowhead") and
-               "not identifiable" in v.get("undetermined", {}) for t, v in tasks.items())
+               "not identifiable" in v.get("undetermined_reasons", {})
+               for t, v in tasks.items())
+    facets = report["families"]["cladder"]["facets"]
+    assert set(facets) == {"task", "rung", "query type", "graph"}
+    assert sum(c["items"] for c in facets["rung"].values()) == summary["items"]
 
 
 def test_other_families_reports_have_no_undetermined_column() -> None:
     rows = [json.loads(line) for line in (HERE / "data" / "n3.jsonl").read_text().splitlines()
             [:10]]
     report = co.audit(rows)
-    assert "undetermined" not in report.to_json()["summary"]
+    assert report.to_json()["summary"]["undetermined"] == 0
     from causal_oracle.clients.audit_report import summary_table
 
     assert "undet." not in summary_table(report)

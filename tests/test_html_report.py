@@ -35,9 +35,10 @@ def test_report_is_self_contained(tmp_path: Path) -> None:
     data = json.loads(text.split('<script id="data" type="application/json">')[1]
                       .split("</script>")[0])
     findings = data["findings"]
-    assert any(f["type"] == "disagreement" for f in findings)
-    first = next(f for f in findings if f["type"] == "disagreement")
-    assert "Conclusion:" in first["explanation"] and first["graphs"][0]["names"]
+    assert any(f["type"] == "disagree" for f in findings)
+    first = next(f for f in findings if f["type"] == "disagree")
+    drawing = first["drawing"]
+    assert "Conclusion:" in drawing["explanation"] and drawing["graphs"][0]["names"]
 
 
 def test_witness_is_highlighted_in_the_drawing() -> None:
@@ -49,7 +50,7 @@ def test_witness_is_highlighted_in_the_drawing() -> None:
     page = render_html(report.to_json())
     data = json.loads(page.split('<script id="data" type="application/json">')[1]
                       .split("</script>")[0])
-    cpdag, member = data["findings"][0]["graphs"]
+    cpdag, member = data["findings"][0]["drawing"]["graphs"]
     assert cpdag["directed"] == [["A", "C"], ["B", "C"]] and cpdag["highlight"] == [["A", "C"]]
     assert member["title"] == "member 1: witness"
 

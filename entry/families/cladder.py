@@ -17,10 +17,12 @@ Rows (``row``):
   The generator's metadata (``meta.given_info``, ``groundtruth``, ``reasoning``) is never
   read; the model's ``params`` only explain a disagreement (``oracle.cladder.causes``).
 
-A row's audit record (``audit_record``) is a task record named
+A row's audit fields (``audit_fields``) are a task record named
 ``CLadder rung R <query type> / <graph>``, with the row's id, ``undetermined`` and its
 reason when the text does not decide the answer (then ``agree`` is None), and the
-cause classes of each disagreement.
+cause classes of each disagreement; its facets are that name, the rung, the query
+type and the graph; a finding is drawn as the graph, the estimand, formula, stated
+numbers, bounds and rule (``audit_drawing``).
 
     >>> from causal_oracle.entry import default
     >>> a = default().answer("Imagine a self-contained, hypothetical world with only the "
@@ -40,8 +42,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from causal_oracle.entry.audit_record import Drawing, Facet, Picture
+from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.gold import binary_gold, row_key
 from causal_oracle.entry.limits import Limits
@@ -232,7 +236,51 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
             return GoldJudgement(None, gold, derived, True, _both_valid(question))
         return GoldJudgement(derived == gold, gold, derived, False)
 
-    def audit_record(self, service: Any, item: Item, profile: Any, verifier: Any = None
+    # -- audit records
+    facets: ClassVar[tuple[Facet, ...]] = (Facet("task", "by_task"), Facet("rung"),
+                                           Facet("query type"), Facet("graph"))
+    outcome_words: ClassVar[Mapping[Audit, str]] = {
+        Audit.AMBIGUOUS: "the text leaves the answer to a reading (e.g. both offered "
+                         "adjustment sets are valid: the gold's preference is not wrong)",
+        Audit.UNDETERMINED: "the printed numbers do not determine the answer (rounding) or "
+                            "the query is not identifiable from what is stated",
+    }
+
+    def facet_values(self, fields: Mapping[str, Any]) -> dict[str, str]:
+        return {"task": str(fields["task"]), "rung": str(fields["rung"]),
+                "query type": str(fields["query_type"]), "graph": str(fields["graph"])}
+
+    def audit_drawing(self, service: Any, item: Item, fields: Mapping[str, Any],
+                      profile: Any = None) -> Drawing:
+        """The graph, the estimand, its identification and formula, the stated numbers,
+        the bounds and the rule, and the explanation."""
+        question, solution = service.solved(self, item.prompt, Options(TASK))
+        with service.scope():
+            explanation = self.explain(question, solution)
+            data = self.render(question, solution).data
+        graph = question.graph
+        edges = tuple((graph.names[a], graph.names[b]) for a, b in graph.edges())
+        query = question.readings[0].query
+        ends = [lit[0] for lit in (query.treatment, query.outcome) if lit is not None]
+        facts = [("estimand", data["quantity"]), ("identification", data["identification"]),
+                 ("formula", data["formula"] or "—"),
+                 ("bounds", " … ".join(data["bounds"]) if data["bounds"] else "—")]
+        first = solution.findings[0]
+        if first.rule is not None:
+            facts.append(("rule", str(first.rule)))
+        if solution.flags:
+            facts.append(("flags", ", ".join(solution.flags)))
+        for stated in question.readings[0].statements:
+            event = ", ".join(graph.lit(lit) for lit in stated.event)
+            given = ", ".join(graph.lit(lit) for lit in stated.given)
+            value = stated.value.text or f"[{stated.value.lo}, {stated.value.hi}]"
+            facts.append(("stated", f"{stated.kind.value} of {event}"
+                          + (f" given {given}" if given else "") + f": {value}"))
+        return Drawing((Picture("the graph (treatment and outcome marked)", graph.names, edges,
+                                marked=tuple(graph.names[v] for v in ends)),),
+                       tuple((k, str(v)) for k, v in facts), explanation)
+
+    def audit_fields(self, service: Any, item: Item, profile: Any, verifier: Any = None
                      ) -> dict[str, Any]:
         """The audit record of one row: the generic task record, named by rung, query
         type and graph, with ``undetermined`` (its reason) and, for a disagreement, its
@@ -247,10 +295,14 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
             out["error"] = error.describe() if isinstance(error, InputError) else str(error)
             return out
         kind = question.kind
-        out.update(task=f"{TASK} rung {kind.rung} {kind.value} / {_shape(question)}",
+        shape = _shape(question)
+        out.update(task=f"{TASK} rung {kind.rung} {kind.value} / {shape}",
                    certificate_checked=solution.checked, agree=judged.agree,
                    derived=judged.derived, gold=judged.gold, ambiguous=judged.ambiguous,
-                   reason=judged.reason)
+                   reason=judged.reason, rung=kind.rung, query_type=kind.value, graph=shape)
+        if judged.ambiguous and judged.reason is None:
+            out["ambiguous_reason"] = ("both offered adjustment sets are valid" if BOTH_VALID
+                                       in solution.flags else "the text admits two readings")
         if solution.flags:
             out["flags"] = list(solution.flags)
         if solution.outcome is Outcome.UNDETERMINED:

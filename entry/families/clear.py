@@ -21,8 +21,10 @@ Rows: ``{"description", "question", "answer", "question_type", "task_type", …}
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from causal_oracle.entry.audit_record import Drawing, Facet, Picture
+from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle import check_clear
@@ -326,16 +328,55 @@ class Clear(Family[Question, solver.Solution]):
                              ambiguous=question.qtype is QType.MC and len(solution.value) > 1,
                              reason=reason)
 
-    def audit_record(self, service: Any, item: Item, profile: Any, verifier: Any = None
+    # -- audit records
+    facets: ClassVar[tuple[Facet, ...]] = (Facet("task", "by_task"), Facet("task type"),
+                                           Facet("graph type"), Facet("question type"))
+    outcome_words: ClassVar[Mapping[Audit, str]] = {
+        Audit.AMBIGUOUS: "several options are valid (a multiple-choice question): the "
+                         "gold's choice depends on a reading",
+    }
+
+    def audit_fields(self, service: Any, item: Item, profile: Any, verifier: Any = None
                      ) -> dict[str, Any]:
         """The generic task record, named "CLEAR task/type" as the row says, with the
-        row's ``uid:sid`` as its id."""
-        out = service.task_record(item, profile)
-        out.update(task=f"{TASK} {item.raw.get('task_type')}/{item.raw.get('question_type')}",
-                   id=item.key)
+        row's ``uid:sid`` as its id and the row's task, graph and question types."""
+        out: dict[str, Any] = service.task_record(item, profile)
+        raw = item.raw
+        out.update(task=f"{TASK} {raw.get('task_type')}/{raw.get('question_type')}",
+                   id=item.key, task_type=str(raw.get("task_type")),
+                   graph_type=str(raw.get("graph_type")),
+                   question_type=str(raw.get("question_type")))
         out.setdefault("ambiguous", False)
         out.setdefault("reason", None)
         return out
+
+    def facet_values(self, fields: Mapping[str, Any]) -> dict[str, str]:
+        return {"task": str(fields["task"]), "task type": fields["task_type"],
+                "graph type": fields["graph_type"], "question type": fields["question_type"]}
+
+    def audit_drawing(self, service: Any, item: Item, fields: Mapping[str, Any],
+                      profile: Any = None) -> Drawing:
+        """The graph, with the path (red) or the set (marked) that decides the answer."""
+        question, solution = service.solved(self, item.prompt, Options(TASK))
+        with service.scope():
+            explanation = self.explain(question, solution)
+        return Drawing((clear_picture(question, solution.value),), explanation=explanation)
+
+
+def clear_picture(q: Question, value: Any) -> Picture:
+    """``q``'s graph with ``value`` highlighted: a walk's edges, a set's nodes (else the
+    nodes the question names)."""
+    g = q.graph
+    highlight: tuple[tuple[str, str], ...] = ()
+    marked: tuple[str, ...] = q.names
+    if isinstance(value, Walk):
+        highlight = tuple(zip(value.nodes, value.nodes[1:], strict=False))
+    elif isinstance(value, frozenset | set) and all(isinstance(v, str) for v in value):
+        marked = tuple(sorted(value))
+    return Picture(f"the graph ({g.kind.value})", g.nodes, tuple(sorted(g.directed)),
+                   tuple(tuple(sorted(e)) for e in sorted(g.undirected, key=sorted)),
+                   tuple(tuple(sorted(e)) for e in sorted(g.bidirected, key=sorted)),
+                   highlight, marked)  # type: ignore[arg-type]
 
 
 def _judge(q: Question, sol: solver.Solution, got: Any) -> tuple[bool, str]:

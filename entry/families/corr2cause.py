@@ -10,8 +10,10 @@ certificate.  Replies are read by ``parser.task_answers.parse_corr2cause_answer`
 
 Rows: the generator's ``premise``/``hypothesis``/``label`` or the published
 ``input``/``label`` (``"Premise: …\\nHypothesis: …"``); gold read by
-``entry.gold.binary_gold``.  Its audit record (``audit_record``) is the report's
-Corr2Cause record, with the certificate and the causes of each disagreement.
+``entry.gold.binary_gold``.  Its audit fields (``audit_fields``) are the report's
+Corr2Cause record, with the certificate and the causes of each disagreement; its
+facets the relation and the number of variables; a finding is drawn as its class
+(``class_pictures``).
 
     >>> from causal_oracle.entry import default
     >>> item = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
@@ -31,6 +33,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
+from causal_oracle.entry.audit_record import Drawing, Facet, Picture
+from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.gold import binary_gold, hypothesis_of_input, row_key, split_input
 from causal_oracle.entry.limits import Limits
 from causal_oracle.entry.registry import Family, Item, Judgement, Options, Rendered
@@ -248,7 +252,45 @@ class Corr2Cause(Family[Corr2CauseQuestion, VerifyResult]):
         return Item(self.name, NAME, f"Premise: {premise}\nHypothesis: {hypothesis}", gold,
                     binary_gold(gold), row_key(raw), raw)
 
-    def audit_record(self, service: Any, item: Item, profile: Profile,
+    # -- audit records
+    facets: ClassVar[tuple[Facet, ...]] = (Facet("relation", "by_relation"),
+              Facet("variables", "by_num_nodes", "{value} variables"))
+    outcome_words: ClassVar[Mapping[Audit, str]] = {
+        Audit.AGREE: "the derived binary label is the gold, every profile labelling it alike",
+        Audit.DISAGREE: "the derived binary label is not the gold, every profile labelling "
+                        "it alike",
+        Audit.AMBIGUOUS: "the semantics profiles label the item differently",
+        Audit.INCONSISTENT: "no DAG fits the premise (no label)",
+    }
+
+    def facet_values(self, fields: Mapping[str, Any]) -> dict[str, str]:
+        return {"relation": str(fields["relation_kind"]), "variables": str(fields["num_nodes"])}
+
+    def record_drawing(self, fields: Mapping[str, Any]) -> Drawing:
+        """The class of a disagreement, from the certificate its record carries."""
+        cert = fields.get("certificate")
+        if not isinstance(cert, Mapping):
+            return Drawing()
+        names = sorted({v for e in (cert.get("members") or [[]])[0] for v in e}
+                       | {v for e in cert.get("cpdag_undirected") or [] for v in e}
+                       | {v for e in cert.get("cpdag_directed") or [] for v in e}
+                       | set(cert.get("pair") or []))
+        gold = fields.get("gold")
+        return Drawing(class_pictures(cert, names, gold if isinstance(gold, int) else None))
+
+    def audit_drawing(self, service: Any, item: Item, fields: Mapping[str, Any],
+                      profile: Profile = Profile.CORR2CAUSE) -> Drawing:
+        """The item's explanation and its class drawn as ``class_pictures`` does."""
+        result = service.verify_input(item.prompt, profile)
+        if result.verdict.relation == Outcome.INCONSISTENT:
+            return Drawing(explanation=result.explain("text"))
+        names = list(result.premise.variables)
+        cert = result.verdict.certificate.to_json(names)
+        gold = fields.get("gold")
+        return Drawing(class_pictures(cert, names, gold if isinstance(gold, int) else None),
+                       explanation=result.explain("text"))
+
+    def audit_fields(self, service: Any, item: Item, profile: Profile,
                      verifier: Any = None) -> dict[str, Any]:
         """The audit's record of one row, labelled by ``verifier`` (a remote service with
         ``verify``/``verify_input``) or, when None, by ``service``."""
@@ -286,6 +328,8 @@ def record_of(service: Any, item: Item, result: Any, hypothesis: str, gold: int,
         num_nodes=result.premise.n, derived_label=v.label, derived_relation=v.relation,
         class_size=v.class_size, holds_in=v.holds_in, ambiguous=v.ambiguous,
         certificate_checked=result.check.ok)
+    if v.ambiguous:
+        out["ambiguous_reason"] = AMBIGUOUS
     if v.relation == Outcome.INCONSISTENT:
         out["reason"] = result.reason()
     elif v.label != gold:
@@ -309,7 +353,50 @@ def record_of(service: Any, item: Item, result: Any, hypothesis: str, gold: int,
     return out
 
 
+AMBIGUOUS = "the semantics profiles label it differently"
+
+
+def _witness_edges(witness: list[list[str]] | None) -> tuple[tuple[str, str], ...]:
+    return tuple((a, b) for path in witness or [] for a, b in zip(path, path[1:],
+                                                                    strict=False))
+
+
+def class_pictures(cert: Mapping[str, Any], names: list[str], gold: int | None
+                   ) -> tuple[Picture, ...]:
+    """A certificate (``Certificate.to_json``) drawn: the class (CPDAG, the relation's
+    witness highlighted) and one member — the counter-example when the gold claims
+    entailment, else a member with the witness."""
+    members, witnesses = cert.get("members") or [], cert.get("witnesses") or []
+    with_w = next((i for i, w in enumerate(witnesses) if w is not None), None)
+    without = next((i for i, w in enumerate(witnesses) if w is None), None)
+    pictures = [Picture(f"class: CPDAG ({cert.get('class_size')} member(s))", tuple(names),
+                        tuple(map(tuple, cert.get("cpdag_directed") or [])),
+                        tuple(map(tuple, cert.get("cpdag_undirected") or [])),
+                        highlight=_witness_edges(witnesses[with_w]) if with_w is not None
+                        else ())]
+    pick = without if gold == 1 and without is not None else with_w
+    if pick is None:
+        pick = without
+    if pick is not None and pick < len(members):
+        kind = "counter-example" if witnesses[pick] is None else "witness"
+        pictures.append(Picture(f"member {pick + 1}: {kind}", tuple(names),
+                                tuple(map(tuple, members[pick])),
+                                highlight=_witness_edges(witnesses[pick])))
+    return tuple(pictures)  # type: ignore[arg-type]
+
+
 FAMILY = Corr2Cause()
 
-__all__ = ["FAMILY", "NAME", "Corr2Cause", "Corr2CauseQuestion", "VerifyResult",
-           "check_limits", "expected_reply", "judge_reply", "record_of"]
+__all__ = [
+    "AMBIGUOUS",
+    "FAMILY",
+    "NAME",
+    "Corr2Cause",
+    "Corr2CauseQuestion",
+    "VerifyResult",
+    "check_limits",
+    "class_pictures",
+    "expected_reply",
+    "judge_reply",
+    "record_of",
+]

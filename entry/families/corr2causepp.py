@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from causal_oracle.entry.audit_record import Drawing, Facet
+from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.corr2cause import (
     FAMILY as CORR2CAUSE,
 )
@@ -144,7 +146,28 @@ class Corr2CausePlusPlus(Family[Corr2CauseQuestion, CompelledResult]):
         return Item(self.name, NAME, str(raw["query"]), gold, binary_gold(gold), row_key(raw),
                     raw)
 
-    def audit_record(self, service: Any, item: Item, profile: Profile,
+    # -- audit records: Corr2Cause's facets, its drawing with the compelled edges
+    facets: ClassVar[tuple[Facet, ...]] = CORR2CAUSE.facets
+    outcome_words: ClassVar[Mapping[Audit, str]] = {
+        Audit.AGREE: "the compelled label is the gold",
+        Audit.DISAGREE: "the compelled label is not the gold",
+        Audit.AMBIGUOUS: "the compelled, corr2cause and strict readings label it differently",
+        Audit.INCONSISTENT: "no DAG fits the premise (no label)",
+    }
+
+    def facet_values(self, fields: Mapping[str, Any]) -> dict[str, str]:
+        return CORR2CAUSE.facet_values(fields)
+
+    def audit_drawing(self, service: Any, item: Item, fields: Mapping[str, Any],
+                      profile: Profile = Profile.CORR2CAUSE) -> Drawing:
+        drawn = CORR2CAUSE.audit_drawing(service, item, fields, Profile.CORR2CAUSE)
+        question, solution = service.solved(self, item.prompt, Options(NAME))
+        with service.scope():
+            explanation = self.explain(question, solution)
+        edges = ", ".join(fields.get("compelled_edges") or []) or "none"
+        return Drawing(drawn.pictures, (("compelled edges", edges),), explanation)
+
+    def audit_fields(self, service: Any, item: Item, profile: Profile,
                      verifier: Any = None) -> dict[str, Any]:
         """The audit's record of one row (always in-process: the ``compelled`` label is
         not a gRPC profile)."""
@@ -200,6 +223,8 @@ def audit_row(service: Any, row: dict[str, Any], gold: int) -> dict[str, Any]:
                certificate_checked=base.check.ok and ok, labels_by_profile=labels,
                forced_edges_ok=forced == mine,
                compelled_edges=sorted(f"{a}->{b}" for a, b in mine))
+    if out["ambiguous"]:
+        out["ambiguous_reason"] = f"the readings label it differently: {labels}"
     if verdict.label != gold:
         out["certificate"] = {"compelled_edges": out["compelled_edges"],
                               "witness": verdict.witness, "labels_by_profile": labels}

@@ -24,8 +24,9 @@ the truth judged valid.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
+from causal_oracle.entry.audit_record import Drawing, Facet, Picture
 from causal_oracle.entry.families.drawing import digraph, path_edges
 from causal_oracle.entry.gold import binary_gold, row_key
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
@@ -42,6 +43,7 @@ from causal_oracle.oracle.tasks.model import (
     BackdoorAnswer,
     BackdoorQuestion,
     InterventionAnswer,
+    InterventionQuestion,
     PathsAnswer,
     Question,
     TaskGraph,
@@ -122,6 +124,40 @@ def graph_dot(question: Question, solution: Answer) -> str:
                    f"{answer_text(question, solution).replace(chr(10), '; ')}")
 
 
+def _path_edges(names: tuple[str, ...], path: tuple[int, ...]) -> list[tuple[str, str]]:
+    return [(names[a], names[b]) for a, b in zip(path, path[1:], strict=False)]
+
+
+def task_pictures(question: Question, solution: Answer) -> tuple[Picture, ...]:
+    """The task's graph with what decides the answer highlighted: CP's paths, BA's
+    smallest valid adjustment set (and the causes and effects), FI/CI's queried events,
+    IE's witness path — and, for IE, the graph after the interventions."""
+    g = task_graph(question)
+    names = g.names
+    edges = tuple(sorted((names[a], names[b]) for a, b in g.edges))
+    if isinstance(solution, PathsAnswer):
+        hot = tuple(e for p in solution.paths for e in _path_edges(names, p))
+        return (Picture("the graph: every causal path in red", names, edges, highlight=hot),)
+    if isinstance(solution, BackdoorAnswer):
+        assert isinstance(question, BackdoorQuestion)
+        best = min(solution.minimal_sets, key=lambda m: (bin(m).count("1"), m)) \
+            if solution.minimal_sets else 0
+        return (Picture("the graph: a smallest valid adjustment set marked", names, edges,
+                        marked=g.mask_names(best)),)
+    if isinstance(solution, ValuesAnswer):
+        return (Picture("the graph: the queried events marked", names, edges,
+                        marked=tuple(names[q] for q, _ in solution.values)),)
+    assert isinstance(solution, InterventionAnswer) and \
+        isinstance(question, InterventionQuestion)
+    cut = {i.node for i in question.interventions}
+    after = tuple((names[a], names[b]) for a, b in sorted(g.edges) if b not in cut)
+    ends = (names[question.source], names[question.target])
+    return (Picture("the graph before the interventions", names, edges, marked=ends),
+            Picture("after the interventions (the witness in red)", names, after,
+                    highlight=tuple(_path_edges(names, solution.witness)),
+                    marked=tuple(names[n] for n in sorted(cut))))
+
+
 class _TaskFamily(Family[Question, Answer]):
     """What CI-Bench and IE share: the task model, its solvers, checker and grader."""
 
@@ -152,6 +188,13 @@ class _TaskFamily(Family[Question, Answer]):
         if verdict.verdict is not None and verdict.set_mask is not None:
             check_set_verdict(question, verdict.set_mask, verdict.verdict)
         return Judgement(verdict.correct, verdict.normalised, verdict.reason)
+
+    def audit_drawing(self, service: Any, item: Item, fields: Mapping[str, Any],
+                      profile: Any = None) -> Drawing:
+        question, solution = service.solved(self, item.prompt, Options(item.task))
+        with service.scope():
+            return Drawing(task_pictures(question, solution),
+                           explanation=self.explain(question, solution))
 
     def _row_task(self, raw: Mapping[str, Any]) -> str | None:
         """The row's task when it is one of ours (``task`` and ``prompt`` columns)."""
@@ -237,6 +280,21 @@ class InterventionEffect(_TaskFamily):
         if not raw.get("id") and raw.get("source") and raw.get("row"):
             key = f"{raw['source']}:{raw['row']}"
         return Item(self.name, "IE", str(raw["prompt"]), gold, binary_gold(gold), key, raw)
+
+    facets: ClassVar[tuple[Facet, ...]] = (Facet("task", "by_task"), Facet("kind"))
+
+    def audit_fields(self, service: Any, item: Item, profile: Any, verifier: Any = None
+                     ) -> dict[str, Any]:
+        """The generic task record, with what the question asks (``kind``: cause, path
+        or edge)."""
+        out: dict[str, Any] = service.task_record(item, profile)
+        if "error" not in out:
+            question, _ = service.solved(self, item.prompt, Options(item.task))
+            out["ie_kind"] = question.kind.value
+        return out
+
+    def facet_values(self, fields: Mapping[str, Any]) -> dict[str, str]:
+        return {"task": str(fields.get("task") or "IE"), "kind": str(fields["ie_kind"])}
 
     def judge_gold(self, question: Question, solution: Answer, item: Item) -> GoldJudgement:
         assert isinstance(solution, InterventionAnswer)

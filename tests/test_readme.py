@@ -528,9 +528,29 @@ def _run_server_block(block: Block, clone: Path, env: dict[str, str]) -> None:
     proc = _start(command, clone, env)
     try:
         _wait_ports(ports_of(command), proc)
+        seen = _wait_line(proc, "causal-oracle: serving")  # printed once it handles signals
+        proc.send_signal(signal.SIGTERM)  # the server alone: it stops its workers itself
     finally:
         status, out = _stop(proc)
-    assert status == 0, f"{block.where}: `{command}` exited {status} when stopped:\n{out}"
+    assert status == 0, f"{block.where}: `{command}` exited {status} when stopped:\n{seen}{out}"
+
+
+def _wait_line(proc: subprocess.Popen[str], text: str, timeout: float = 90) -> str:
+    """The server's output up to the first line holding ``text``."""
+    import selectors
+
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as sel:
+        assert proc.stdout is not None
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while time.monotonic() < deadline and proc.poll() is None:
+            if sel.select(timeout=1):
+                line = proc.stdout.readline()
+                seen.append(line)
+                if text in line:
+                    break
+    return "".join(seen)
 
 
 # ---------------------------------------------------------------------------- guards
@@ -565,7 +585,7 @@ def test_every_needs_line_is_read_and_belongs_to_a_block() -> None:
     for path in [README, *PAGES]:
         lines = path.read_text(encoding="utf-8").splitlines()
         for n, ln in enumerate(lines):
-            if "**Needs:**" in ln:
+            if ln.lstrip().startswith(("> **Needs:**", "**Needs:**")):
                 nxt = next((x for x in lines[n + 1:] if x.strip()), "")
                 assert _NEEDS_LINE.match(ln.strip()), f"{path} line {n + 1}: {ln!r}"
                 assert _FENCE.match(nxt.strip()), (

@@ -183,7 +183,7 @@ def clauses(line: str) -> list[str]:
 
 
 def ports_of(command: str) -> list[int]:
-    words = shlex.split(command)
+    words = shlex.split(command, comments=True)
     ports = [int(words[i + 1]) for i, w in enumerate(words[:-1])
              if w in ("--port", "--http-port") and words[i + 1].isdigit()]
     return ports or ([50051] if "serve" in words else [])

@@ -56,8 +56,7 @@ def test_a_shorter_redraw_leaves_no_debris() -> None:
     assert term.getvalue().endswith("\rnext run")
 
 
-def test_the_eval_bar_reads_cleanly_as_its_rates_shrink(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_the_eval_bar_reads_cleanly_as_its_rates_shrink() -> None:
     term = FakeTerminal()
     line = ProgressLine(term, min_interval=0.0)
     progress_bar(1, 4, 0.1, " 18,822 tokens/s", line=line)   # 10.0 items/s

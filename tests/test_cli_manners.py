@@ -53,7 +53,7 @@ def test_audit_table_columns_add_up_and_have_a_legend() -> None:
 def test_progress_bar_redraws_a_few_times_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    monkeypatch.setattr(progress, "_last_draw", [float("-inf")])
+    monkeypatch.setattr(progress, "_LINE", progress.ProgressLine())
     for done in range(1, 30_001):
         progress.progress_bar(done, 30_000, done / 1000)
     assert len(err.getvalue()) < 2_000  # one line per 0.5 s, and the last one

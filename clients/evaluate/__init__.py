@@ -1,8 +1,9 @@
 """Batch evaluation: run a model over a benchmark, score every answer through the oracle.
 
 ``causal-oracle eval --model M --data FILE --report OUT.json`` runs ``M`` — a Hugging
-Face causal LM (local directory or hub id; needs the ``gpu`` extra) or a built-in
-baseline (majority, random-uniform, random-proportional, oracle) — over the items
+Face causal LM (local directory, hub id, or GGUF file: ``model_files``; needs the
+``gpu`` extra, and ``gguf`` for a GGUF file) or a built-in baseline (majority,
+random-uniform, random-proportional, oracle) — over the items
 of ``FILE`` (Corr2Cause, CI-Bench and IE rows), grades every answer against the
 oracle and, where the data has gold, against gold, and writes
 
@@ -13,7 +14,8 @@ oracle and, where the data has gold, against gold, and writes
 * ``OUT.md``: the same as a Markdown table; ``OUT.png``: per-relation F1;
 * ``OUT.results.jsonl``: one line per item — a rerun resumes from it.
 
-Modules: ``data`` (items), ``prompts`` (templates), ``scoring`` (the oracle
+Modules: ``data`` (items), ``prompts`` (templates), ``model_files`` (what
+``--model`` names: folder, GGUF file or hub id), ``scoring`` (the oracle
 interface; ``--server`` uses ``clients.remote``), ``baselines``, ``runner`` (the
 Hugging Face model, batching, the two scoring modes), ``engines`` (``--engine
 hf|vllm`` behind one interface), ``metrics``, ``report`` (table, chart), ``run``
@@ -105,8 +107,9 @@ def add_cli_commands(subparsers: Any) -> None:
                     "(and against gold), and write OUT.json, OUT.md, OUT.png and "
                     "OUT.results.jsonl (a rerun resumes from it).")
     p.add_argument("--model", required=True,
-                   help="a Hugging Face causal LM (directory or hub id) or a baseline: "
-                        + ", ".join(BASELINES))
+                   help="a Hugging Face causal LM (directory or hub id), a GGUF file (or a "
+                        "folder holding one; needs the gguf package: the smollm extra) or a "
+                        "baseline: " + ", ".join(BASELINES))
     p.add_argument("--data", required=True, help="JSONL or CSV file of benchmark items")
     p.add_argument("--report", required=True, help="write the JSON report here")
     p.add_argument("--task", type=_tasks, default=None,

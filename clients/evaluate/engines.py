@@ -19,7 +19,9 @@ Two engines:
 ``hf`` (default, ``runner.HFRunner``)
     Hugging Face ``transformers`` in this process: padded batches, one forward
     pass per batch in the logits mode, ``generate(do_sample=False)`` otherwise.
-    Runs on CPU or GPU (the ``gpu`` extra).
+    Runs on CPU or GPU (the ``gpu`` extra); reads a GGUF file too
+    (``model_files``: dequantised on load, e.g. the ``smollm`` extra's
+    SmolLM2-135M-Instruct — a real instruct model with no download).
 ``vllm`` (``VLLMEngine``)
     vLLM's offline ``LLM`` (the ``vllm`` extra; a CUDA GPU is required): paged
     attention, continuous batching and automatic prefix caching — every
@@ -44,9 +46,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, Protocol
 
+from causal_oracle.clients.evaluate.model_files import gguf_import_error, locate_model
 from causal_oracle.clients.evaluate.prompts import ANSWER_WORDS
 from causal_oracle.clients.evaluate.runner import HFRunner, Output, answer_ids_of
 from causal_oracle.entry import InputError
@@ -106,11 +108,8 @@ class VLLMEngine:
                  seed: int = 0, answer_words: Sequence[str] = ANSWER_WORDS,
                  stop: Sequence[str] = (), tensor_parallel_size: int = 1,
                  gpu_memory_utilization: float = 0.9) -> None:
-        local = Path(model).expanduser()
-        if model.startswith((".", "/", "~")) and not local.is_dir():
-            raise InputError(f"no such model directory: {model}")
-        if local.is_dir():
-            model = str(local)
+        # vLLM reads a GGUF file given as the model itself (its tokenizer too, slowly)
+        model = locate_model(model).describe()
         vllm = _import_vllm()
         if device != "auto" and not device.startswith("cuda"):
             raise InputError(f"--engine vllm runs on a CUDA GPU, not on {device!r}; "
@@ -210,10 +209,14 @@ def load_tokenizer(model: str) -> Any:
     except ImportError as error:
         raise InputError("planning batches needs transformers: pip install "
                          "'causal-oracle[gpu]'") from error
-    local = Path(model).expanduser()
+    files = locate_model(model)
+    source, kwargs = files.from_pretrained_args()
     try:
-        return transformers.AutoTokenizer.from_pretrained(str(local) if local.is_dir()
-                                                          else model)
+        return transformers.AutoTokenizer.from_pretrained(source, **kwargs)
+    except ImportError as error:
+        if files.is_gguf:
+            raise gguf_import_error(error, files) from error
+        raise
     except (OSError, ValueError) as error:
         raise InputError(f"cannot load the tokenizer of {model!r}: {error}") from error
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from causal_oracle.clients.evaluate.model_files import gguf_import_error, locate_model
 from causal_oracle.clients.evaluate.prompts import ANSWER_WORDS
 from causal_oracle.entry import InputError
 
@@ -143,25 +143,29 @@ def resolve_dtype(dtype: str, device: str, torch: Any) -> Any:
 
 
 class HFRunner:
-    """A Hugging Face causal LM (a local directory or a hub id) and its tokenizer."""
+    """A Hugging Face causal LM (a local directory, a GGUF file or a hub id:
+    ``model_files.locate_model``) and its tokenizer."""
 
     def __init__(self, model: str, *, device: str = "auto", dtype: str = "auto",
                  seed: int = 0, answer_words: Sequence[str] = ANSWER_WORDS,
                  stop: Sequence[str] = ()) -> None:
-        local = Path(model).expanduser()
-        if model.startswith((".", "/", "~")) and not local.is_dir():
-            raise InputError(f"no such model directory: {model}")
+        files = locate_model(model)
         torch, transformers = _import_torch()
         transformers.logging.disable_progress_bar()
-        if local.is_dir():
-            model = str(local)
+        model = files.describe()
         self.torch = torch
         torch.manual_seed(seed)
         self.device = resolve_device(device, torch)
         self.dtype = resolve_dtype(dtype, self.device, torch)
+        source, kwargs = files.from_pretrained_args()
         try:
-            tok = transformers.AutoTokenizer.from_pretrained(model)
-            net = transformers.AutoModelForCausalLM.from_pretrained(model, dtype=self.dtype)
+            tok = transformers.AutoTokenizer.from_pretrained(source, **kwargs)
+            net = transformers.AutoModelForCausalLM.from_pretrained(source, dtype=self.dtype,
+                                                                    **kwargs)
+        except ImportError as error:
+            if files.is_gguf:
+                raise gguf_import_error(error, files) from error
+            raise
         except (OSError, ValueError) as error:
             raise InputError(f"cannot load model {model!r}: {error}") from error
         tok.padding_side = "left"

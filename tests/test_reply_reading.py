@@ -163,7 +163,8 @@ def test_reading_checks_the_budget() -> None:
 def test_a_located_answer_too_long_for_the_grammar_is_unreadable_and_says_why() -> None:
     prompt = PROMPTS["cibench CP"]
     graded = co.grade(prompt, "Answer: " + "a -> b\n" * (MAX_SPAN // 4))
-    assert graded.correct is None and graded.normalised == "UNREADABLE"
+    assert not graded.readable and graded.correct is False
+    assert graded.normalised == "UNREADABLE"
     assert "characters long" in graded.reason and "at most" in graded.reason
 
 
@@ -189,7 +190,8 @@ def test_unclosed_answer_tags_grade_quickly_under_a_budget(family: str) -> None:
 @pytest.mark.parametrize("reply", ["H", "H->U", "H, U", "Yes", "3", "B"])
 def test_a_c_component_reply_of_the_wrong_shape_is_unreadable(reply: str) -> None:
     graded = co.grade(PROMPTS["clear c-component"], reply)
-    assert graded.correct is None and graded.normalised == "UNREADABLE", graded
+    assert not graded.readable and graded.correct is False, graded
+    assert graded.normalised == "UNREADABLE", graded
     assert "expected" in graded.reason
 
 
@@ -228,8 +230,9 @@ def test_every_clear_task_grades_every_reply_shape(name: str, prompt: str) -> No
     assert co.grade(prompt, co.answer(prompt).answer_text).correct is True
     for reply in _shapes(prompt):
         graded = co.grade(prompt, reply)  # never raises
-        assert graded.correct in (True, False, None), (name, reply)
-        if graded.correct is None:
+        assert graded.correct in (True, False), (name, reply)
+        if not graded.readable:
+            assert graded.correct is False, (name, reply)
             assert graded.normalised == "UNREADABLE" and graded.reason, (name, reply)
 
 

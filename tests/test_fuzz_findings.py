@@ -352,7 +352,7 @@ def test_overrunning_worker_is_killed_and_replaced(monkeypatch: pytest.MonkeyPat
     pool = server_pool.WorkerPool(1, Limits(budget_s=30.0))
     try:
         pool.warm_up()
-        old = set(getattr(pool._executor, "_processes", {}).values())
+        old = {worker.process for worker in pool._all}
         slow = make_request(slow_premise(22), "V0 directly causes V2.").SerializeToString()
         monkeypatch.setattr(server_pool, "WATCHDOG_SLACK_S", -29.9)
         [(ok, data)] = asyncio.run(pool.run("verify", [(slow, None)]))

@@ -221,7 +221,8 @@ BIG = {
 @pytest.mark.parametrize("name", sorted(BIG))
 def test_a_budget_stops_a_large_parse_close_to_its_end(name: str) -> None:
     verb, text = BIG[name]
-    seconds = 0.3 if name == "cladder" else 2.0  # CLadder reads this text in about 1 s
+    # CLadder reads its 4 MB text in 0.2-1 s (machine and load): a budget well under that
+    seconds = 0.05 if name == "cladder" else 2.0
     call = co.verify if verb == "verify" else co.answer
     start = time.monotonic()
     with pytest.raises(BudgetExceeded), budget(seconds):

@@ -35,6 +35,9 @@ def server_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--server-ca", metavar="PEM", help="use TLS, trusting this CA (or 'system')")
     p.add_argument("--server-cert", metavar="PEM", help="client certificate (mutual TLS)")
     p.add_argument("--server-key", metavar="PEM", help="client private key (mutual TLS)")
+    p.add_argument("--server-token-file", metavar="FILE",
+                   help="the shared secret of a server started with --auth-token-file "
+                        "(sent as 'authorization: Bearer <token>')")
 
 
 def limit_options(p: argparse.ArgumentParser, top: bool = False) -> None:
@@ -138,6 +141,7 @@ def question_of(args: argparse.Namespace) -> str:
 
 def client(args: argparse.Namespace) -> Any:
     """The ``OracleClient`` of ``args.server`` with its TLS files read."""
+    from causal_oracle.auth import read_token
     from causal_oracle.clients.remote import OracleClient
 
     def read(option: str, path: str | None) -> bytes | None:
@@ -150,10 +154,12 @@ def client(args: argparse.Namespace) -> Any:
 
     if (args.server_cert is None) != (args.server_key is None):
         raise InputError("mutual TLS needs both --server-cert and --server-key")
+    token = None if args.server_token_file is None else read_token(args.server_token_file,
+                                                                     "--server-token-file")
     return OracleClient(args.server, tls=args.server_ca is not None,
                         tls_root=read("--server-ca", args.server_ca),
                         tls_client_cert=read("--server-cert", args.server_cert),
-                        tls_client_key=read("--server-key", args.server_key))
+                        tls_client_key=read("--server-key", args.server_key), token=token)
 
 
 __all__ = ["COLUMN_ROLES", "Deprecated", "client", "column_options", "columns_of",

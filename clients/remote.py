@@ -124,14 +124,18 @@ def _outcomes(items: Iterable[Any]) -> list[Any]:
 class OracleClient:
     """Blocking client.  ``timeout``: default deadline of a call (seconds);
     ``retries``: attempts after the first on UNAVAILABLE, waiting ``backoff`` × 2^k
-    (at most ``max_backoff``) with jitter; ``tls_root``: PEM roots to use TLS."""
+    (at most ``max_backoff``) with jitter; ``tls_root``: PEM roots to use TLS;
+    ``token``: the shared secret of a server started with ``--auth-token-file``."""
 
     def __init__(self, target: str, *, timeout: float | None = DEFAULT_TIMEOUT_S,
                  retries: int = 4, backoff: float = 0.05, max_backoff: float = 2.0,
                  tls_root: bytes | None = None, tls: bool = False,
-                 tls_client_key: bytes | None = None, tls_client_cert: bytes | None = None
-                 ) -> None:
+                 tls_client_key: bytes | None = None, tls_client_cert: bytes | None = None,
+                 token: str | None = None) -> None:
         self.target, self.timeout = target, timeout
+        #: ``authorization: Bearer <token>`` on every call, for a server started with
+        #: ``--auth-token-file`` (``auth.py``)
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.retry = RetryPolicy(retries, backoff, max_backoff)
         if tls or tls_root is not None or tls_client_cert is not None:
@@ -158,7 +162,7 @@ class OracleClient:
         retry = self.retry.start(self.timeout if timeout is None else timeout)
         while True:
             try:
-                return method(request, timeout=retry.remaining())
+                return method(request, timeout=retry.remaining(), metadata=self._metadata)
             except grpc.RpcError as error:
                 pause = retry.after(error, self.target)
             time.sleep(pause)
@@ -259,7 +263,7 @@ class OracleClient:
                     yield pb.VerifyStreamRequest(id=rid, request=request)
 
             remaining = None if end is None else max(0.0, end - time.monotonic())
-            call = self._stub.VerifyStream(feed(), timeout=remaining)
+            call = self._stub.VerifyStream(feed(), timeout=remaining, metadata=self._metadata)
             try:
                 for response in call:
                     with lock:
@@ -311,9 +315,12 @@ class AsyncOracleClient:
     def __init__(self, target: str, *, timeout: float | None = DEFAULT_TIMEOUT_S,
                  retries: int = 4, backoff: float = 0.05, max_backoff: float = 2.0,
                  tls_root: bytes | None = None, tls: bool = False,
-                 tls_client_key: bytes | None = None, tls_client_cert: bytes | None = None
-                 ) -> None:
+                 tls_client_key: bytes | None = None, tls_client_cert: bytes | None = None,
+                 token: str | None = None) -> None:
         self.target, self.timeout = target, timeout
+        #: ``authorization: Bearer <token>`` on every call, for a server started with
+        #: ``--auth-token-file`` (``auth.py``)
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         self.retries, self.backoff, self.max_backoff = retries, backoff, max_backoff
         self.retry = RetryPolicy(retries, backoff, max_backoff)
         if tls or tls_root is not None or tls_client_cert is not None:
@@ -341,7 +348,8 @@ class AsyncOracleClient:
         retry = self.retry.start(self.timeout if timeout is None else timeout)
         while True:
             try:
-                return await method(request, timeout=retry.remaining())
+                return await method(request, timeout=retry.remaining(),
+                                    metadata=self._metadata)
             except grpc.RpcError as error:
                 pause = retry.after(error, self.target)
             await asyncio.sleep(pause)
@@ -386,7 +394,7 @@ class AsyncOracleClient:
             window = asyncio.Semaphore(max_in_flight)
             pending: dict[int, pb.VerifyRequest] = {}
             remaining = None if end is None else max(0.0, end - time.monotonic())
-            call = self._stub.VerifyStream(timeout=remaining)
+            call = self._stub.VerifyStream(timeout=remaining, metadata=self._metadata)
 
             async def write(window: asyncio.Semaphore = window,
                             pending: dict[int, pb.VerifyRequest] = pending,

@@ -300,6 +300,32 @@ def test_grpc_token_interceptor(pki: Path) -> None:
         thread.stop()
 
 
+def test_the_clients_send_the_token(pki: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The library client (``token=``) and the CLI (``--server-token-file``) reach a server
+    that requires the token; without it the CLI says so and exits 2."""
+    pytest.importorskip("grpc")
+    from test_grpc_service import ServerThread
+
+    from causal_oracle.clients import cli
+    from causal_oracle.clients.remote import OracleClient
+    from causal_oracle.clients.remote_codec import make_request
+
+    thread = ServerThread(workers=1, auth_token_file=str(pki / "token"))
+    thread.start()
+    try:
+        with OracleClient(thread.target, token=TOKEN, retries=0) as remote:
+            assert remote.verify(PREMISE, "A directly causes B.").label in (0, 1)
+            streamed = list(remote.verify_many([make_request(PREMISE, "A directly causes B.")]))
+            assert streamed[0].label in (0, 1)
+        args = ["verify", "--server", thread.target, "--premise", PREMISE,
+                "--hypothesis", "A directly causes B."]
+        assert cli.main([*args, "--server-token-file", str(pki / "token")]) == 0
+        assert cli.main(args) == 2
+        assert "UNAUTHENTICATED" in capsys.readouterr().err
+    finally:
+        thread.stop()
+
+
 def test_doctests_of_the_security_module() -> None:
     import doctest
 

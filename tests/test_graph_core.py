@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causal_oracle.oracle.check import _Moral
-from causal_oracle.oracle.check_tasks import check_set_verdict
 from causal_oracle.oracle.dsep import (
     bayes_ball,
     d_separated,
@@ -27,6 +26,7 @@ from causal_oracle.oracle.dsep import (
 )
 from causal_oracle.oracle.graph import Dag, bits, children_of
 from causal_oracle.oracle.tasks.backdoor import check_set, open_trail
+from causal_oracle.oracle.tasks.check import check_set_verdict
 from causal_oracle.oracle.tasks.model import BackdoorQuestion, TaskGraph
 
 FAST = settings(max_examples=300, deadline=None)

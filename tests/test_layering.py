@@ -114,3 +114,40 @@ def test_surfaces_reach_benchmarks_only_through_the_entry_layer(
     bad = {(m, i) for m, imported in graph.items() if _unit(m) in SURFACES
            for i in imported if _unit(i) in ("oracle", "parser")}
     assert not bad, sorted(bad)
+
+
+# --- a family lives in one place ------------------------------------------------------
+
+ORACLE = ROOT / "oracle"
+# what a family's checker may take from its own package: the formal objects it checks
+CHECKER_MAY_USE = {"model"}
+
+
+def _family_packages() -> list[Path]:
+    return sorted(p.parent for p in ORACLE.glob("*/__init__.py"))
+
+
+def test_each_checker_lives_in_its_familys_folder() -> None:
+    families = {p.name for p in _family_packages()}
+    assert {"cladder", "clear", "tasks"} <= families
+    stray = sorted(p.name for p in ORACLE.glob("check_*.py")
+                   if p.stem.removeprefix("check_") in families)
+    assert not stray, f"checkers outside their family's folder: {stray}"
+    for family in ("cladder", "clear", "tasks"):
+        assert (ORACLE / family / "check.py").is_file(), family
+
+
+def test_a_familys_checker_shares_no_code_with_its_solvers(graph: dict[str, set[str]]) -> None:
+    """The checker of ``oracle/<family>/`` takes only the formal objects (``model``) from
+    its family, and no solver module of the family imports the checker."""
+    for folder in _family_packages():
+        checker = f"{PACKAGE}.oracle.{folder.name}.check"
+        if checker not in graph:
+            continue
+        package = f"{PACKAGE}.oracle.{folder.name}"
+        own = {m.removeprefix(package + ".") for m in graph[checker]
+               if m.startswith(package + ".")}
+        assert own <= CHECKER_MAY_USE, (checker, sorted(own - CHECKER_MAY_USE))
+        users = sorted(m for m, imported in graph.items()
+                       if m.startswith(package + ".") and checker in imported)
+        assert not users, (checker, users)

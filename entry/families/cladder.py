@@ -4,7 +4,7 @@ A CLadder prompt is the background (the causal graph in words), the given inform
 (percentages, mechanisms, observations) and the question, joined by spaces
 (``parser.cladder``).  ``solve`` answers it exactly over the box of printed values
 (``oracle.cladder.solve``): ``yes``, ``no`` or ``undetermined`` with the reason
-(``rounding``, ``not identifiable``); ``check`` has ``oracle.check_cladder`` re-derive it.
+(``rounding``, ``not identifiable``); ``check`` has ``oracle.cladder.check`` re-derive it.
 
 Rows (``row``):
 
@@ -57,8 +57,8 @@ from causal_oracle.entry.registry import (
     Options,
     Rendered,
 )
-from causal_oracle.oracle.check_cladder import check as independent_check
 from causal_oracle.oracle.cladder.causes import classify, cpts_of
+from causal_oracle.oracle.cladder.check import check as independent_check
 from causal_oracle.oracle.cladder.explain import explain as explain_words
 from causal_oracle.oracle.cladder.model import CladderQuestion, shape_of
 from causal_oracle.oracle.cladder.solve import (

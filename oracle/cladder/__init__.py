@@ -2,4 +2,5 @@
 identification of each query from the graph and the stated quantities (``identify``),
 exact bounds over the box of printed values (``bounds``), the benchmark's yes/no rule
 (``decide``), the solver (``solve``), explanations (``explain``) and the causes of a
-gold disagreement (``causes``).  The independent checker is ``oracle.check_cladder``."""
+gold disagreement (``causes``).  The independent checker is ``check``, which imports
+nothing here but ``model``."""

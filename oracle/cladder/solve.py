@@ -296,7 +296,7 @@ def solve_reading(graph: Graph, reading: Reading) -> Finding:
 
 def solve(question: CladderQuestion) -> CladderSolution:
     """The certified-to-be answer of ``question`` (module docstring); the independent
-    checker (``oracle.check_cladder``) re-derives it."""
+    checker (``oracle.cladder.check``) re-derives it."""
     findings = []
     for reading in question.readings:
         checkpoint()

@@ -215,7 +215,7 @@ class _Value:
     scale: Fraction = Fraction(1)
 
 
-_CONTRIBUTIONS = "causal_oracle.oracle.check_cladder.contributions"
+_CONTRIBUTIONS = "causal_oracle.oracle.cladder.check.contributions"
 
 
 def _contributions(value: _Value) -> tuple[int, ...]:
@@ -338,7 +338,7 @@ def _effect_models(graph: Graph, g: nx.DiGraph, nums: _Numbers, x: int, y: int, 
     return found
 
 
-_DERIVED = "causal_oracle.oracle.check_cladder.derived"
+_DERIVED = "causal_oracle.oracle.cladder.check.derived"
 
 
 def _derive(graph: Graph, reading: Reading) -> list[_Derived] | str:
@@ -600,7 +600,7 @@ def _det(graph: Graph, reading: Reading) -> tuple[str, bool]:
 
 
 # ---- the check ----------------------------------------------------------------------------------
-_BOUNDS = "causal_oracle.oracle.check_cladder.bounds"
+_BOUNDS = "causal_oracle.oracle.cladder.check.bounds"
 _ZERO = ("no causal path", "independent by the graph", "counterfactual equals the fact")
 
 

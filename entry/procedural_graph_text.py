@@ -128,8 +128,8 @@ def rendered(task: Task, item: Any, graph: Graph, rng: random.Random) -> Candida
 
 # ---- random subjects ----------------------------------------------------------------------
 def random_walk(graph: Graph, x: str, y: str | None, rng: random.Random, *,
-                 first: tuple[str, ...] = (), only: tuple[str, ...] = ()
-                 ) -> tuple[list[str], list[str]] | None:
+                first: tuple[str, ...] = (), only: tuple[str, ...] = ()
+                ) -> tuple[list[str], list[str]] | None:
     """A self-avoiding walk along the graph's edges from ``x`` to ``y`` (``y`` None: back
     to ``x``, a closed walk), first step's mark among ``first`` and every mark among
     ``only`` when given; None when it gets stuck."""
@@ -165,7 +165,7 @@ def _perturbed(nodes: list[str], marks: list[str], graph: Graph, rng: random.Ran
 
 
 def random_candidates(form: Form, graph: Graph, anchors: dict[str, str],
-                       universe: list[Any], rng: random.Random) -> list[Candidate]:
+                      universe: list[Any], rng: random.Random) -> list[Candidate]:
     """Random subjects of the question's kind, and near-misses of the oracle's answers."""
     task, nodes = form.task, list(graph.nodes)
     out: list[Candidate] = []

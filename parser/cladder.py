@@ -155,7 +155,7 @@ def _read_query(reader: Reader, tree: Tree, head: Head, offset: int) -> list[Que
         sets = dict(head.methods)
         if {first, second} != {1, 2} or set(sets) != {1, 2}:
             raise Unreadable("expected Method 1 and Method 2 in the given information and "
-                              "the question", c[2])
+                             "the question", c[2])
         out.append(Query(QueryType.BACKADJ, (y, 1), (x, 1), True,
                          methods=(sets[1], sets[2]), first_method=first))
     elif kind in ("nde", "nie"):
@@ -202,7 +202,7 @@ def _split_if(reader: Reader, token: Token) -> list[tuple[Lit, Lit]]:
             found.extend(itertools.product(ys, alts))
     if not found:
         raise Unreadable(f"{quote_phrase(token)} is not an outcome value followed by an 'if …' "
-                          "counterfactual of the story vocabulary", token)
+                         "counterfactual of the story vocabulary", token)
     return found
 
 
@@ -219,7 +219,7 @@ def _split_counterfactual(reader: Reader, token: Token) -> list[tuple[Lit, Lit, 
                 found.extend(itertools.product(ys, news, olds))
     if not found:
         raise Unreadable(f"{quote_phrase(token)} is not 'outcome if value instead of value' in the "
-                          "story vocabulary", token)
+                         "story vocabulary", token)
     return found
 
 

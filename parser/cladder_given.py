@@ -76,7 +76,7 @@ def _graph(tree: Tree) -> tuple[Graph, dict[str, int], list[str]]:
             cause, listed = sentence.children
             if not known(str(cause)):
                 raise Unreadable(f"{quote_phrase(cause)} is not the name of a variable in any "
-                                  "story of the vocabulary", cause)
+                                 "story of the vocabulary", cause)
             a = fold(str(cause))
             for b in _name_list(str(listed), known, listed):
                 edges.append((a, b))
@@ -88,7 +88,7 @@ def _graph(tree: Tree) -> tuple[Graph, dict[str, int], list[str]]:
             for n in _name_list(str(listed), known, listed):
                 if n not in names:
                     raise Unreadable(f"{quote(n)} is said to be unobserved but has no effect in "
-                                      "the background", listed)
+                                     "the background", listed)
                 hidden.append(n)
     graph = Graph.build(names, edges, hidden)
     if not graph.is_acyclic():
@@ -98,10 +98,10 @@ def _graph(tree: Tree) -> tuple[Graph, dict[str, int], list[str]]:
 
 def _name_list(text: str, known: Callable[[str], bool], token: Token) -> list[str]:
     ways = partitions(text, (", and ", ", ", " and "),
-                       lambda part: fold(part) if known(part) else None)
+                      lambda part: fold(part) if known(part) else None)
     if len(ways) != 1:
         raise Unreadable(f"{quote_phrase(text)} is not a list of variable names any story uses",
-                          token)
+                         token)
     return [name for _, _, name in ways[0]]
 
 

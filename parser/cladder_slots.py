@@ -91,7 +91,7 @@ def unreadable_error(text: str, problem: Unreadable) -> ParseError:
 
 # ---- splitting slots through the vocabulary --------------------------------------------
 def partitions(text: str, separators: Sequence[str], accept: Callable[[str], T | None],
-                ) -> list[list[tuple[str, str, T]]]:
+               ) -> list[list[tuple[str, str, T]]]:
     """Every way to cut ``text`` at ``separators`` into parts that ``accept`` reads: per
     part, the separator before it ("" for the first), its text and what ``accept``
     returned."""
@@ -163,7 +163,7 @@ class Reader:
         found = self.try_value(str(token))
         if found is None:
             raise Unreadable(f"{quote_phrase(token)} is not a value of any variable of the "
-                              f"graph in the story vocabulary ({what})", token)
+                             f"graph in the story vocabulary ({what})", token)
         if len(found) > 1:
             self.ambiguous.append(normalise(str(token)))
         return found
@@ -172,7 +172,7 @@ class Reader:
         node = self.try_name(str(token))
         if node is None:
             raise Unreadable(f"{quote_phrase(token)} is not the name of a variable of the graph "
-                              f"({what})", where)
+                             f"({what})", where)
         return node
 
     # -- lists
@@ -181,10 +181,10 @@ class Reader:
         ways = partitions(str(token), separators, self.try_value)
         if not ways:
             raise Unreadable(f"{quote_phrase(token)} is not a list of values of the graph's "
-                              f"variables in the story vocabulary ({what})", token)
+                             f"variables in the story vocabulary ({what})", token)
         if len(ways) > 1:
             raise Unreadable(f"{quote_phrase(token)} splits into values in more than one way "
-                              f"({what})", token)
+                             f"({what})", token)
         for _, chunk, lits in ways[0]:
             if len(lits) > 1:
                 self.ambiguous.append(normalise(chunk))
@@ -194,7 +194,7 @@ class Reader:
         ways = partitions(str(token), (", and ", ", ", " and "), self.try_name)
         if len(ways) != 1:
             raise Unreadable(f"{quote_phrase(token)} is not a list of the graph's variables "
-                              f"({what})", where)
+                             f"({what})", where)
         return tuple(node for _, _, node in ways[0])
 
 

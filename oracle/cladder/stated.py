@@ -57,7 +57,7 @@ class Table:
 
 
 def distribution(table: Table, vars_: Sequence[int], extra: Mapping[int, int]
-                  ) -> dict[tuple[int, ...], Poly] | None:
+                 ) -> dict[tuple[int, ...], Poly] | None:
     """P(vars_=v | extra) for every v, by the chain rule in some order of ``vars_`` whose
     conditionals the text states; None when no order works."""
     if not vars_:

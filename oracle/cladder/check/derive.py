@@ -133,7 +133,7 @@ def _effect_models(graph: Graph, g: nx.DiGraph, nums: Numbers, x: int, y: int, y
                 return m.run(s, {x: a})[y] - m.run(s, {x: b})[y]
 
             found.append(Derived("backdoor adjustment", tuple(z),
-                                  Value(model, contrast, ("backdoor", len(z), a, b))))
+                                 Value(model, contrast, ("backdoor", len(z), a, b))))
     for m_ in range(len(graph.names)):
         if not _frontdoor(graph, x, y, m_):
             continue
@@ -161,7 +161,7 @@ def _effect_models(graph: Graph, g: nx.DiGraph, nums: Numbers, x: int, y: int, y
             return mdl.run(s, {x: a})[y] - mdl.run(s, {x: b})[y]
 
         found.append(Derived("frontdoor adjustment", (m_,),
-                              Value(model, through, ("frontdoor", a, b))))
+                             Value(model, through, ("frontdoor", a, b))))
     return found
 
 
@@ -193,7 +193,7 @@ def _derive_new(graph: Graph, reading: Reading) -> list[Derived] | str:
             model = Model()
             model.add(y, (), lambda cfg: direct)
             out.append(Derived("stated", (), Value(model, lambda m, s: m.run(s, {})[y],
-                                                     ("stated",))))
+                                                   ("stated",))))
         for w in range(len(graph.names)):
             if w == y:
                 continue
@@ -201,8 +201,8 @@ def _derive_new(graph: Graph, reading: Reading) -> list[Derived] | str:
             if model.add(w, (), lambda cfg, w=w: nums.p(w, 1, {})) and model.add(
                     y, (w,), lambda cfg, w=w: nums.p(y, 1, {w: cfg[0]})):
                 out.append(Derived("total probability", (w,),
-                                    Value(model, lambda m, s: m.run(s, {})[y],
-                                           ("total probability",))))
+                                   Value(model, lambda m, s: m.run(s, {})[y],
+                                         ("total probability",))))
         return out or "no P(Y) and no P(W), P(Y | W)"
     if kind is QueryType.CORRELATION:
         assert q.treatment is not None
@@ -217,7 +217,7 @@ def _derive_new(graph: Graph, reading: Reading) -> list[Derived] | str:
                 return int(v[x] == xv and v[y] == 1) - int(v[x] != xv and v[y] == 1)
 
             return [Derived("difference of conditionals", (),
-                             Value(model, diff, ("conditionals", xv), Fraction(2)))]
+                            Value(model, diff, ("conditionals", xv), Fraction(2)))]
         if nums.p(x, 1, {}) is not None and any(
                 nums.joint((x, 1), (y, b)) is not None and nums.joint((x, 0), (y, b)) is not None
                 for b in (0, 1)):

@@ -165,7 +165,7 @@ def exact(value: Value, point: Mapping[int, Fraction]) -> Fraction:
 
 
 def extremes(value: Value, box: Mapping[int, tuple[Fraction, Fraction]]
-              ) -> tuple[Fraction, Fraction]:
+             ) -> tuple[Fraction, Fraction]:
     """Exact (min, max) over the box's vertices (the value is multilinear)."""
     if not value.model.single_use():
         raise CertificateRejected("checker: a stated number drives two response bits")

@@ -14,7 +14,9 @@ solvers and checkers → CLI / server / library / plug-ins — so:
 * no module is over ``MAX_LINES`` lines (generated ``*_pb2*.py`` aside): a module holds
   one concept, split by concept, not by line count;
 * a family lives in one place: its checker sits in its ``oracle/<family>/`` folder and
-  takes nothing of its family but the formal objects (``model``).
+  takes nothing of its family but the formal objects (``model``), and no surface
+  imports a family's module (``entry/families/``): surfaces reach families through the
+  registry and the hooks a family declares (``Family.resources`` for its files).
 """
 
 from __future__ import annotations
@@ -220,3 +222,20 @@ def test_no_module_is_over_the_line_limit() -> None:
     long = {str(p.relative_to(ROOT)): n for p in files
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines (split them by concept): {long}"
+
+
+#: surface → family imports known and owned elsewhere, each with the change that ends it
+KNOWN_FAMILY_IMPORTS = {
+    # Corr2Cause's quick audit path (relation tables) moves into its family behind the
+    # Family interface (issue 26, item 4: the Service is family-agnostic)
+    ("causal_oracle.clients.row_audit", "causal_oracle.entry.families.corr2cause"),
+}
+
+
+def test_no_surface_imports_a_family(graph: dict[str, set[str]]) -> None:
+    families = f"{PACKAGE}.entry.families"
+    found = {(m, i) for m, imported in graph.items() if _unit(m) in SURFACES
+             for i in imported if i == families or i.startswith(families + ".")}
+    assert not found - KNOWN_FAMILY_IMPORTS, sorted(found - KNOWN_FAMILY_IMPORTS)
+    gone = KNOWN_FAMILY_IMPORTS - found
+    assert not gone, f"these allowed imports are gone: remove them from the list: {gone}"

@@ -2,9 +2,9 @@
 
 A benchmark item is *verified* when the oracle has derived its correct answer,
 attached a certificate, and had that certificate re-verified by the independent
-checker (``causal_oracle.oracle.check`` / ``check_tasks``, which share no code with
-the solvers).  Every result returned here has been verified; a certificate the
-checker rejects raises instead of being returned.
+checker (``causal_oracle.oracle.check``, each family's ``oracle/<family>/check.py``,
+which share no code with the solvers).  Every result returned here has been verified;
+a certificate the checker rejects raises instead of being returned.
 
 Corr2Cause items (DESIGN.md §3.1) are a premise — a closed-world list of
 correlations and conditional independences — and a hypothesis about one ordered

@@ -48,7 +48,7 @@ from causal_oracle.clients.outputs import atomic_output, check_input, check_outp
 from causal_oracle.clients.progress import progress_bar
 from causal_oracle.clients.readers import at_row
 from causal_oracle.clients.row_audit import Columns
-from causal_oracle.entry import InputError, configure
+from causal_oracle.entry import REGISTRY, InputError, configure
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -63,10 +63,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
     fail_on = gate.parse_fail_on(args.fail_on or "")
     if gate.Finding.NEW in fail_on and not args.baseline:
         raise InputError("--fail-on new needs --baseline OLD.json (an earlier --report)")
-    if args.cladder_models:
-        from causal_oracle.entry.families.cladder import load_models
-
-        load_models(args.cladder_models)
+    for resource in REGISTRY.resources():  # the families' own files (CLadder's models)
+        path_given = getattr(args, resource.dest, None)
+        if path_given:
+            REGISTRY.load_resource(resource.option, path_given)
     show = sys.stderr.isatty() and not args.quiet
     workers = args.workers if args.workers > 0 else (os.cpu_count() or 1)
     with ExitStack() as stack:
@@ -204,9 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --write-corrected: drop items on inconsistent premises "
                         "(default) or keep them flagged")
     p.add_argument("--html", metavar="OUT.html", help="write a self-contained HTML report")
-    p.add_argument("--cladder-models", metavar="MODELS.json",
-                   help="CLadder's model file (test-model-meta.json): the backgrounds of the "
-                        "rows of its question files, joined by meta.model_id")
+    for resource in REGISTRY.resources():  # declared by the families (Family.resources)
+        p.add_argument("--" + resource.option, metavar=resource.metavar, help=resource.help)
     server_options(p)
     p.add_argument("--local-fallback", action="store_true",
                    help="with --server: compute in-process the rows the server cannot audit "

@@ -18,6 +18,7 @@ from causal_oracle.entry.registry import (
     Options,
     Registry,
     Rendered,
+    Resource,
     import_modules,
     register,
 )
@@ -49,5 +50,6 @@ __all__ = ["DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "PROFILES", "REGISTRY", "U
            "BudgetExceeded", "CertificateRejected", "Explanation", "Family", "FastVerdict",
            "GoldJudgement", "Grade", "InputError", "Item", "Judgement", "Limits", "Options",
            "OracleError", "ParseError", "Profile", "Registry", "RelationKind", "Rendered",
-           "Service", "TaskAnswer", "VerifyResult", "binary_gold", "budget", "configure",
-           "default", "import_modules", "join_input", "profile_of", "register", "split_input"]
+           "Resource", "Service", "TaskAnswer", "VerifyResult", "binary_gold", "budget",
+           "configure", "default", "import_modules", "join_input", "profile_of", "register",
+           "split_input"]

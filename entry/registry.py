@@ -18,7 +18,11 @@ interface (``Family``):
 * ``audit_fields`` / ``facets`` / ``facet_values`` / ``outcome_words`` /
   ``audit_drawing`` — what its audit records hold (``entry.audit_record``): the fields
   of an audited row, the facets a report breaks it down by, the words its legend uses
-  for each outcome, and the drawing of a finding in its own form.
+  for each outcome, and the drawing of a finding in its own form;
+* ``resources`` / ``load_resource`` — the files it reads beside its rows (CLadder's
+  model file): each ``Resource`` is offered by the CLI as ``--<option>``, and the path
+  given is handed to the family that declared it (``Registry.load_resource``), so no
+  surface names a family to load its data.
 
 The ``Registry`` maps names and task names to families and picks the family of a
 text (the first registered one whose ``detect`` accepts it) or of a row.  Surfaces
@@ -49,6 +53,7 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from causal_oracle.entry.audit_record import (
@@ -126,6 +131,31 @@ class GoldJudgement:
     reason: str | None = None
 
 
+@dataclass(frozen=True)
+class Resource:
+    """A file a family reads beside its rows (e.g. CLadder's model file, whose
+    backgrounds its question files' rows join by id).  Surfaces offer it as
+    ``--<option> <metavar>`` with ``help``; ``option`` is lower-case words joined by
+    hyphens, by convention after the family's name (``cladder-models``), and no two
+    registered families declare the same one."""
+
+    option: str
+    metavar: str
+    help: str
+
+    def __post_init__(self) -> None:
+        words = self.option.split("-")
+        if not all(w.isascii() and w.isalnum() and w == w.lower() for w in words):
+            raise TypeError(f"resource option {self.option!r}: lower-case words joined "
+                            "by hyphens")
+
+    @property
+    def dest(self) -> str:
+        """The option's attribute name in parsed arguments (``cladder-models`` →
+        ``cladder_models``)."""
+        return self.option.replace("-", "_")
+
+
 class Family(ABC, Generic[Q, S]):
     """One benchmark family (see the module docstring).
 
@@ -143,6 +173,15 @@ class Family(ABC, Generic[Q, S]):
     #: profiles whose reading another family implements (e.g. ``compelled`` → the
     #: Corr2Cause++ family): a question asked under that profile goes there
     profile_families: ClassVar[dict[Profile, str]] = {}
+
+    #: the files it reads beside its rows, offered by surfaces (``load_resource``)
+    resources: ClassVar[tuple[Resource, ...]] = ()
+
+    def load_resource(self, option: str, path: str | Path) -> int:
+        """Read the resource declared as ``option`` (one of ``resources``) from
+        ``path``; returns how many entries it holds, ``InputError`` saying why it cannot
+        be read.  Default: a family that declares no resources reads none."""
+        raise InputError(f"the {self.name} family reads no --{option}")
 
     @abstractmethod
     def detect(self, text: str) -> bool:
@@ -259,6 +298,11 @@ class Registry:
         the same name is replaced."""
         if not getattr(family, "name", "") or not getattr(family, "tasks", ()):
             raise TypeError(f"{type(family).__name__} needs a name and at least one task")
+        taken = {r.option for other in self if other.name != family.name
+                 for r in other.resources}
+        clash = sorted(r.option for r in family.resources if r.option in taken)
+        if clash:
+            raise TypeError(f"{family.name}: another family already reads --{clash[0]}")
         self._families.pop(family.name, None)
         if first:
             self._families = {family.name: family, **self._families}
@@ -316,6 +360,19 @@ class Registry:
                 return item
         return None
 
+    def resources(self) -> tuple[Resource, ...]:
+        """Every registered family's resources, in registration order."""
+        return tuple(r for family in self for r in family.resources)
+
+    def load_resource(self, option: str, path: str | Path) -> int:
+        """Hand ``path`` to the family that declares the resource ``option``; returns
+        how many entries it read (``InputError`` when no family declares it)."""
+        for family in self:
+            if any(r.option == option for r in family.resources):
+                return family.load_resource(option, path)
+        known = ", ".join("--" + r.option for r in self.resources()) or "none"
+        raise InputError(f"no registered family reads --{option} (resources: {known})")
+
     def modules(self) -> tuple[str, ...]:
         """The modules the families are defined in, for worker processes to import."""
         return tuple(dict.fromkeys(type(f).__module__ for f in self))
@@ -344,4 +401,4 @@ def register(family: Family[Any, Any], *, first: bool = False) -> Family[Any, An
 
 
 __all__ = ["REGISTRY", "Family", "GoldJudgement", "Item", "Judgement", "Options", "Registry",
-           "Rendered", "import_modules", "register"]
+           "Rendered", "Resource", "import_modules", "register"]

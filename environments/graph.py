@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_oracle.entry.clear_wording import GRAPH_TYPES
-from causal_oracle.entry.procedural_graph import GraphKnobs, draw
+from causal_oracle.entry.procedural_graph import draw
 from causal_oracle.entry.procedural_graph import probe as probe_knobs
+from causal_oracle.entry.procedural_graph_knobs import GraphKnobs
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
@@ -45,7 +46,7 @@ GRAPH_NAME = "causal_graph"
 @configuration
 @dataclass
 class GraphConfig(SeedAndSize, GraphKnobs):
-    """The dataset's knobs (``entry.procedural_graph.GraphKnobs``), its seed and size."""
+    """The dataset's knobs (``entry.procedural_graph_knobs.GraphKnobs``), its seed and size."""
 
 
 class GraphDataset(CertifiedDataset):

@@ -27,20 +27,29 @@ What is checked, per verdict:
   moral-graph test), and a shown open path is open.
 
 ``check`` returns a ``CheckResult``; a certificate that fails is never shown to a
-user as verified.
+user as verified.  The checker's own graph primitives (moral-graph d-separation, the
+class by orientation search) are in ``oracle.check_graphs``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from causal_oracle.oracle.certificate import Certificate
+from causal_oracle.oracle.check_graphs import (
+    Moral,
+    acyclic,
+    class_from,
+    fits_premise,
+    parent_masks,
+    parent_masks_cached,
+    reach,
+    v_structures,
+    whole_class,
+)
 from causal_oracle.oracle.check_z3 import orientation_exists, refuted
-from causal_oracle.oracle.memo import keep, memoised, recall
+from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.statements import Hypothesis, Premise
-
-Edges = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,216 +57,6 @@ class CheckResult:
     ok: bool
     reason: str = ""
 
-
-# ---------------------------------------------------------------- graph basics
-def _parent_masks(n: int, edges: Edges) -> tuple[int, ...]:
-    parents = [0] * n
-    for t, h in edges:
-        parents[h] |= 1 << t
-    return tuple(parents)
-
-
-def _acyclic(n: int, parents: tuple[int, ...]) -> bool:
-    order_found = 0
-    for _ in range(n):
-        progressed = False
-        for v in range(n):
-            if not order_found >> v & 1 and parents[v] & ~order_found == 0:
-                order_found |= 1 << v
-                progressed = True
-        if not progressed:
-            break
-    return order_found == (1 << n) - 1
-
-
-def _reach(start: int, step: Sequence[int], blocked: int = 0) -> int:
-    """Nodes reachable from ``start`` by ≥ 1 steps never entering ``blocked``."""
-    seen, frontier = 0, step[start] & ~blocked
-    while frontier:
-        seen |= frontier
-        nxt = 0
-        m = frontier
-        while m:
-            low = m & -m
-            nxt |= step[low.bit_length() - 1]
-            m ^= low
-        frontier = nxt & ~seen & ~blocked
-    return seen
-
-
-# ------------------------------------------------------ d-separation (moral graph)
-class _Moral:
-    """d-separation queries on one DAG, by the moralisation criterion.
-
-    x ⊥ y | Z iff x and y are disconnected in the moral graph of the ancestral set
-    of {x, y} ∪ Z once Z is removed (Lauritzen et al. 1990).
-    """
-
-    def __init__(self, n: int, parents: tuple[int, ...]) -> None:
-        self.n = n
-        self.parents = parents
-        self._moral: dict[int, tuple[int, ...]] = {}
-
-    def _ancestral(self, mask: int) -> int:
-        seen = frontier = mask
-        parents = self.parents
-        while frontier:
-            nxt = 0
-            while frontier:
-                low = frontier & -frontier
-                nxt |= parents[low.bit_length() - 1]
-                frontier ^= low
-            frontier = nxt & ~seen
-            seen |= frontier
-        return seen
-
-    def _moral_graph(self, ancestral: int) -> tuple[int, ...]:
-        graph = self._moral.get(ancestral)
-        if graph is None:
-            nbrs = [0] * self.n
-            for v in range(self.n):
-                if not ancestral >> v & 1:
-                    continue
-                ps = self.parents[v] & ancestral
-                nbrs[v] |= ps
-                for p in range(self.n):
-                    if ps >> p & 1:
-                        nbrs[p] |= (1 << v) | (ps & ~(1 << p))
-            graph = tuple(nbrs)
-            self._moral[ancestral] = graph
-        return graph
-
-    def separated(self, x: int, y: int, given: int) -> bool:
-        graph = self._moral_graph(self._ancestral((1 << x) | (1 << y) | given))
-        return not _reach(x, graph, given) >> y & 1
-
-
-@memoised(scale=2)
-def _fits_premise(n: int, edges: Edges, listed: frozenset[tuple[int, int, int]]) -> str:
-    """"" if the DAG's d-separations are exactly ``listed``; else why not."""
-    parents = _parent_masks(n, edges)
-    if not _acyclic(n, parents):
-        return "a member is not acyclic"
-    moral = _Moral(n, parents)
-    for x in range(n):
-        for y in range(x + 1, n):
-            if parents[x] >> y & 1 or parents[y] >> x & 1:
-                # adjacent nodes are never d-separated (the edge is an open path)
-                if any(k[0] == x and k[1] == y for k in listed):
-                    return (f"member {list(edges)} joins {x} and {y}, which the premise "
-                            f"separates")
-                continue
-            others = ((1 << n) - 1) & ~(1 << x) & ~(1 << y)
-            given = 0
-            while True:  # every subset of the other nodes
-                if moral.separated(x, y, given) != ((x, y, given) in listed):
-                    return (f"member {list(edges)} disagrees with the premise on "
-                            f"({x}, {y} | {given:#b})")
-                given = (given - others) & others
-                if not given:
-                    break
-    return ""
-
-
-def _v_structures(n: int, parents: tuple[int, ...],
-                  adjacent: set[tuple[int, int]]) -> set[tuple[int, int, int]]:
-    """Triples ``(a, c, b)``, ``a < b``, with ``a → c ← b`` and ``(a, b)`` not in ``adjacent``."""
-    return {(a, c, b) for c in range(n) for a in range(n) for b in range(a + 1, n)
-            if parents[c] >> a & 1 and parents[c] >> b & 1 and (a, b) not in adjacent}
-
-
-# ------------------------------------------------------------ equivalence class
-@memoised(limit=16384)
-def _markov_class(n: int, edges: Edges) -> frozenset[Edges]:
-    """Every DAG with the skeleton and v-structures of ``edges`` (by orientation search)."""
-    parents = _parent_masks(n, edges)
-    adjacent = [0] * n
-    for t, h in edges:
-        adjacent[t] |= 1 << h
-        adjacent[h] |= 1 << t
-    skeleton = sorted((min(t, h), max(t, h)) for t, h in edges)
-    vstructs = _v_structures(n, parents, set(skeleton))
-    found: set[Edges] = set()
-    kids = [0] * n
-    pars = [0] * n
-    # the edges of a v-structure point into its middle in every member: place them first
-    # (they come from one acyclic DAG, so they are acyclic and clash with nothing)
-    for a, c, b in vstructs:
-        for t in (a, b):
-            kids[t] |= 1 << c
-            pars[c] |= 1 << t
-    skeleton = [(a, b) for a, b in skeleton if not (pars[b] >> a & 1 or pars[a] >> b & 1)]
-
-    def allowed(t: int, h: int) -> bool:
-        if _reach(h, kids) >> t & 1:  # h already reaches t: a cycle
-            return False
-        loose = pars[h] & ~adjacent[t]  # parents of h not adjacent to t
-        while loose:
-            low = loose & -loose
-            c = low.bit_length() - 1
-            if (min(c, t), h, max(c, t)) not in vstructs:
-                return False
-            loose ^= low
-        return True
-
-    def place(i: int) -> None:
-        if i == len(skeleton):
-            # ``allowed`` admitted no v-structure outside ``vstructs``; all of them must be here
-            if all(pars[c] >> a & 1 and pars[c] >> b & 1 for a, c, b in vstructs):
-                found.add(tuple(sorted((t, h) for h in range(n) for t in range(n)
-                                       if pars[h] >> t & 1)))
-            return
-        a, b = skeleton[i]
-        for t, h in ((a, b), (b, a)):
-            if allowed(t, h):
-                kids[t] |= 1 << h
-                pars[h] |= 1 << t
-                place(i + 1)
-                kids[t] &= ~(1 << h)
-                pars[h] &= ~(1 << t)
-
-    place(0)
-    return frozenset(found)
-
-
-#: the store of classes the checker has established, by (n, listed separations)
-_VERIFIED = "causal_oracle.oracle.check.verified_classes"
-
-
-def _class_from(n: int, member: Edges, listed: frozenset[tuple[int, int, int]]
-                ) -> tuple[frozenset[Edges] | None, str]:
-    """The set of DAGs whose d-separations are exactly ``listed``, found from one of them.
-
-    ``member`` must fit the premise exactly; the class is then the DAGs with its skeleton
-    and v-structures.  The class is unique, so once established it is remembered for
-    the premise and later members are checked by membership.
-    """
-    key = (n, listed)
-    known = recall(_VERIFIED, key)
-    if known is not None:
-        return known, ""
-    why = _fits_premise(n, member, listed)
-    if why:
-        return None, why
-    found = _markov_class(n, member)
-    keep(_VERIFIED, key, found, 16384)
-    return found, ""
-
-
-def _whole_class(n: int, members: tuple[Edges, ...],
-                 listed: frozenset[tuple[int, int, int]]) -> str:
-    """"" if ``members`` are exactly the DAGs whose d-separations are ``listed``."""
-    found, why = _class_from(n, members[0], listed)
-    if found is None:
-        return why
-    if len(found) != len(members) or not found.issuperset(members):
-        return "the listed members are not exactly the class"
-    return ""
-
-
-@memoised(scale=2)
-def _parent_masks_cached(n: int, edges: Edges) -> tuple[int, ...]:
-    return _parent_masks(n, edges)
 
 
 # ------------------------------------------------------------------- relations
@@ -323,17 +122,17 @@ def _relation_absent(kind: str, form: str, profile: str, p: int, q: int,
         return not parents[q] >> p & 1
     if kind == "indirect_cause":
         if _not_direct(profile, form):
-            return bool(parents[q] >> p & 1) or not _reach(p, children) >> q & 1
+            return bool(parents[q] >> p & 1) or not reach(p, children) >> q & 1
         for c in range(n):
-            if children[p] >> c & 1 and c != q and (_reach(c, children, pm) >> q & 1):
+            if children[p] >> c & 1 and c != q and (reach(c, children, pm) >> q & 1):
                 return False
         return True
     step = children if kind == "common_effect" else parents
     if profile == "strict":
         return not (step[p] & step[q] & ~(pm | qm))
     if profile == "loose":
-        return not (_reach(p, step) & _reach(q, step) & ~(pm | qm))
-    return not (_reach(p, step, qm) & _reach(q, step, pm) & ~(pm | qm))
+        return not (reach(p, step) & reach(q, step) & ~(pm | qm))
+    return not (reach(p, step, qm) & reach(q, step, pm) & ~(pm | qm))
 
 
 # ---------------------------------------------------------------- conflicts
@@ -375,9 +174,9 @@ def _check_conflict(premise: Premise, cert: Certificate) -> str:
             return "the conflict names no candidate DAG or no statement"
         edges = tuple(sorted(c.candidate))
         cand_skeleton = {(min(t, h), max(t, h)) for t, h in edges}
-        parents = _parent_masks(n, edges)
-        got = _v_structures(n, parents, cand_skeleton)
-        if cand_skeleton != skeleton or got != vstructs or not _acyclic(n, parents):
+        parents = parent_masks(n, edges)
+        got = v_structures(n, parents, cand_skeleton)
+        if cand_skeleton != skeleton or got != vstructs or not acyclic(n, parents):
             return "the candidate does not have the forced skeleton and colliders"
         # the DAGs with the forced skeleton and colliders are Markov equivalent to the
         # candidate, so they share its d-separations: one that differs from the listing
@@ -385,7 +184,7 @@ def _check_conflict(premise: Premise, cert: Certificate) -> str:
         x, y, given = c.triple
         if not 0 <= x < y < n or given >> n or given >> x & 1 or given >> y & 1:
             return "the conflict's statement is not a statement about the premise"
-        separated = _Moral(n, parents).separated(x, y, given)
+        separated = Moral(n, parents).separated(x, y, given)
         if c.kind == "missing_independence":
             if (x, y, given) in listed:
                 return "the statement said to be missing is listed"
@@ -415,7 +214,7 @@ def _open_path(parents: tuple[int, ...], path: tuple[int, ...], x: int, y: int,
     children = _child_masks(parents)
     for u, m, w in zip(path, path[1:], path[2:], strict=False):
         if parents[m] >> u & 1 and parents[m] >> w & 1:
-            if not (given >> m & 1 or _reach(m, children) & given):
+            if not (given >> m & 1 or reach(m, children) & given):
                 return False
         elif given >> m & 1:
             return False
@@ -437,12 +236,12 @@ def _check_unlisted_class(premise: Premise, cert: Certificate,
     if len(cert.members) != 1 or len(cert.witnesses) != 1:
         return "an unlisted-class certificate needs exactly one member"
     member = tuple(sorted(cert.members[0]))
-    why = _fits_premise(n, member, listed)
+    why = fits_premise(n, member, listed)
     if why:
         return why
-    parents = _parent_masks(n, member)
+    parents = parent_masks(n, member)
     skeleton = sorted({(min(t, h), max(t, h)) for t, h in member})
-    vstructs = _v_structures(n, parents, set(skeleton))
+    vstructs = v_structures(n, parents, set(skeleton))
     entail = cert.verdict == "entailment"
     if (cert.witnesses[0] is not None) != entail:
         return "the witnesses do not match the verdict"
@@ -480,7 +279,7 @@ def check(premise: Premise, hypothesis: Hypothesis, cert: Certificate) -> CheckR
             return CheckResult(False, "a neutral certificate needs one positive and one "
                                       "negative member")
         for m in members:
-            why = _fits_premise(n, m, listed)
+            why = fits_premise(n, m, listed)
             if why:
                 return CheckResult(False, why)
     elif cert.verdict in ("entailment", "contradiction") and not cert.complete:
@@ -491,13 +290,13 @@ def check(premise: Premise, hypothesis: Hypothesis, cert: Certificate) -> CheckR
         if len(members) != 2 or cert.witnesses[0] is None or cert.witnesses[1] is not None:
             return CheckResult(False, "a neutral certificate needs one positive and one "
                                       "negative member")
-        found, why = _class_from(n, members[0], listed)
+        found, why = class_from(n, members[0], listed)
         if found is None:
             return CheckResult(False, why)
         if not all(m in found for m in members):
             return CheckResult(False, "a member does not reproduce the premise exactly")
     elif cert.verdict in ("entailment", "contradiction"):
-        why = _whole_class(n, tuple(members), listed)
+        why = whole_class(n, tuple(members), listed)
         if why:
             return CheckResult(False, why)
         if cert.class_size != len(members):
@@ -508,7 +307,7 @@ def check(premise: Premise, hypothesis: Hypothesis, cert: Certificate) -> CheckR
     else:
         return CheckResult(False, f"unknown verdict {cert.verdict!r}")
     for m, w in zip(members, cert.witnesses, strict=True):
-        parents = _parent_masks_cached(n, m)
+        parents = parent_masks_cached(n, m)
         if w is None:
             if not _relation_absent(cert.relation, cert.form, cert.profile, p, q, parents):
                 return CheckResult(False, f"the relation holds in member {list(m)} after all")
@@ -517,3 +316,4 @@ def check(premise: Premise, hypothesis: Hypothesis, cert: Certificate) -> CheckR
             if why:
                 return CheckResult(False, why)
     return CheckResult(True)
+

@@ -7,7 +7,7 @@ bargain.  Given the premise and the members the solver lists, ``ClassCheck``
 1. confirms that the members are exactly the class: the first member's
    d-separations are the premise's independencies (``check._fits_premise``, the
    moralisation criterion) and the DAGs with its skeleton and v-structures
-   (``check._class_from``, the checker's orientation search) are the listed
+   (``check.class_from``, the checker's orientation search) are the listed
    members, no more and no fewer;
 2. evaluates each relation in every member with its own definitions, written here
    from the relation's wording, on a transitive closure computed by Warshall's
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from causal_oracle.oracle.check import Edges, _class_from
+from causal_oracle.oracle.check_graphs import Edges, class_from
 from causal_oracle.oracle.statements import Premise
 
 _STRICT_FORM = "is a cause for, but not a direct one"
@@ -78,7 +78,7 @@ class ClassCheck:
         if not members:
             return "no members"
         listed = premise.independence_keys()
-        found, why = _class_from(premise.n, tuple(sorted(members[0])), listed)
+        found, why = class_from(premise.n, tuple(sorted(members[0])), listed)
         if found is None:
             return why
         given = {tuple(sorted(m)) for m in members}

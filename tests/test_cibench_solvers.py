@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causal_oracle import grade
-from causal_oracle.oracle.check_tasks import CertificateRejected, backdoor_valid, check_answer
 from causal_oracle.oracle.tasks.backdoor import backdoor_sets, check_set
 from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
+from causal_oracle.oracle.tasks.check import CertificateRejected, backdoor_valid, check_answer
 from causal_oracle.oracle.tasks.model import (
     BackdoorQuestion,
     BooleanSCM,
@@ -161,7 +161,7 @@ def test_set_verdicts_match_the_checker(
     g, causes, effects = case
     z &= (1 << len(g.names)) - 1
     q = BackdoorQuestion(g, causes, effects)
-    from causal_oracle.oracle.check_tasks import check_set_verdict
+    from causal_oracle.oracle.tasks.check import check_set_verdict
     check_set_verdict(q, z, check_set(q, z))
 
 

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from causal_oracle.entry import CertificateRejected
-from causal_oracle.oracle.check_cladder import check
+from causal_oracle.oracle.cladder.check import check
 from causal_oracle.oracle.cladder.decide import Rule, decide
 from causal_oracle.oracle.cladder.model import (
     SHAPES,

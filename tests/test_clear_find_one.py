@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import causal_oracle as co
-from causal_oracle.oracle import check_clear
+from causal_oracle.oracle.clear import check as check_clear
 from causal_oracle.oracle.clear.model import Mark, MixedGraph, QType, Question, Task, Walk
 from causal_oracle.parser.clear import parse_item
 

@@ -12,7 +12,7 @@ import networkx as nx
 import pytest
 
 import causal_oracle as co
-from causal_oracle.oracle import check_clear
+from causal_oracle.oracle.clear import check as check_clear
 from causal_oracle.oracle.clear import graph as G
 from causal_oracle.oracle.clear.identify import identifiable
 from causal_oracle.oracle.clear.model import GraphKind, MixedGraph, QType, Task

@@ -124,20 +124,20 @@ def test_empty_statement_list_is_a_premise() -> None:
 
 
 def _full_parse(text: str) -> object:
-    from causal_oracle.parser.corr2cause import _parse
+    from causal_oracle.parser.corr2cause_grammar import parse_with
 
     try:
-        return _parse(text, "premise", "premise")
+        return parse_with(text, "premise", "premise")
     except ParseError:
         return None
 
 
 @pytest.mark.parametrize("name", ["n3", "n4_fromZ", "n6_sample"])
 def test_sentence_cached_fast_path_equals_the_full_grammar(name: str) -> None:
-    from causal_oracle.parser.corr2cause import _parse_premise_fast
+    from causal_oracle.parser.corr2cause_fast import parse_premise_fast
 
     for text in sorted({row["premise"] for row in load_rows(name)})[:200]:
-        fast = _parse_premise_fast(text)
+        fast = parse_premise_fast(text)
         assert fast is not None
         full = _full_parse(text)
         assert fast == full
@@ -147,7 +147,7 @@ def test_sentence_cached_fast_path_equals_the_full_grammar(name: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_fast_path_never_accepts_what_the_grammar_rejects(data: st.DataObject) -> None:
-    from causal_oracle.parser.corr2cause import _parse_premise_fast
+    from causal_oracle.parser.corr2cause_fast import parse_premise_fast
 
     text = data.draw(st.sampled_from(_MUTATION_BASES))
     sentences = text.split(". ")
@@ -170,7 +170,7 @@ def test_fast_path_never_accepts_what_the_grammar_rejects(data: st.DataObject) -
     elif op == "newline":
         k = data.draw(st.integers(0, len(mutated) - 1))
         mutated = mutated[:k] + "\n" + mutated[k:]
-    fast = _parse_premise_fast(mutated)
+    fast = parse_premise_fast(mutated)
     if fast is not None:
         full = _full_parse(mutated)
         assert full == fast

@@ -27,8 +27,11 @@ FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
                                     "causal_oracle.environments.cibench",
                                     "causal_oracle.entry.procedural",
                                     "causal_oracle.entry.procedural_cibench",
+                                    "causal_oracle.entry.procedural_cibench_system",
                                     "causal_oracle.environments.graph",
                                     "causal_oracle.entry.procedural_graph",
+                                    "causal_oracle.entry.procedural_graph_draw",
+                                    "causal_oracle.entry.procedural_graph_knobs",
                                     "causal_oracle.entry.clear_wording"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))

@@ -22,13 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from causal_oracle.entry import UNREADABLE, InputError, default
-from causal_oracle.entry.procedural_cibench import (
-    CIBenchKnobs,
-    draw,
-    graph_prompt,
-    rules_prompt,
-    tiers_of,
-)
+from causal_oracle.entry.procedural_cibench import CIBenchKnobs, draw
+from causal_oracle.entry.procedural_cibench_system import graph_prompt, rules_prompt, tiers_of
 from causal_oracle.environments.cibench import (
     CIBENCH_NAME,
     CIBenchConfig,

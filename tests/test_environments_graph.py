@@ -25,7 +25,8 @@ import pytest
 
 from causal_oracle.entry import InputError, default
 from causal_oracle.entry.clear_wording import GRAPH_TYPES, TASK_TYPES
-from causal_oracle.entry.procedural_graph import GraphKnobs, draw
+from causal_oracle.entry.procedural_graph import draw
+from causal_oracle.entry.procedural_graph_knobs import GraphKnobs
 from causal_oracle.environments.graph import GRAPH_NAME, GraphConfig, GraphDataset, register
 
 FLIP = {"Yes.": "No.", "No.": "Yes."}

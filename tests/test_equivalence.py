@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causal_oracle.oracle.bruteforce import all_dags, consistent_dags
-from causal_oracle.oracle.check import _markov_class
+from causal_oracle.oracle.check_graphs import markov_class
 from causal_oracle.oracle.dsep import d_separated, independence_set
 from causal_oracle.oracle.equivalence import analyse, class_cpdag
 from causal_oracle.oracle.graph import Dag
@@ -90,7 +90,7 @@ def test_class_of_a_faithful_premise_contains_its_dag(dag: Dag) -> None:
     assert dag.parents in members
     # every member has the same d-separations; the checker's enumeration finds the same class
     assert all(independence_set(m) == independence_set(dag) for m in analysis.members)
-    checker = {Dag.from_edges(dag.n, e).parents for e in _markov_class(dag.n, tuple(dag.edges()))}
+    checker = {Dag.from_edges(dag.n, e).parents for e in markov_class(dag.n, tuple(dag.edges()))}
     assert checker == members
     z3_members = _keys(enumerate_members_z3(derive_structure(analysis.premise)))
     assert z3_members == members

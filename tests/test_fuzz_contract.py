@@ -39,7 +39,8 @@ from causal_oracle.entry import Limits, Service
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
 from causal_oracle.parser import parse_hypothesis, parse_item, parse_premise
 from causal_oracle.parser.cibench import parse_cibench
-from causal_oracle.parser.corr2cause import _parse, _parse_premise_fast
+from causal_oracle.parser.corr2cause_fast import parse_premise_fast
+from causal_oracle.parser.corr2cause_grammar import parse_with
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.ie import parse_ie
 from causal_oracle.parser.task_answers import parse_answer, parse_corr2cause_answer
@@ -146,9 +147,9 @@ def report_counts() -> Iterator[None]:
 def _parsers(text: str, kind: str) -> None:
     if kind == "premise":
         clean("premise", lambda: parse_premise(text))
-        fast = _parse_premise_fast(text)
+        fast = parse_premise_fast(text)
         try:
-            _parse(text, "premise", "premise")
+            parse_with(text, "premise", "premise")
             grammar = True
         except ParseError:
             grammar = False

@@ -31,7 +31,8 @@ from causal_oracle.clients.remote import OracleClient, RemoteError, make_request
 from causal_oracle.entry import Limits, Service
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
 from causal_oracle.parser import parse_premise
-from causal_oracle.parser.corr2cause import _parse, _parse_premise_fast
+from causal_oracle.parser.corr2cause_fast import parse_premise_fast
+from causal_oracle.parser.corr2cause_grammar import parse_with
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.task_answers import normalise, parse_answer
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
@@ -178,9 +179,9 @@ def test_normalise_keeps_the_last_tagged_answer() -> None:
 def test_fast_premise_path_equals_grammar_on_unicode_whitespace(space: str) -> None:
     for at in [i for i, ch in enumerate(PREMISE) if ch == " "]:
         text = PREMISE[:at] + space + PREMISE[at + 1:]
-        fast = _parse_premise_fast(text)
+        fast = parse_premise_fast(text)
         try:
-            _parse(text, "premise", "premise")
+            parse_with(text, "premise", "premise")
             grammar = True
         except ParseError:
             grammar = False

@@ -2,7 +2,7 @@
 
 Cross-checks on random DAGs of 2–7 nodes: the Bayes-ball walk of ``oracle.dsep``
 against brute-force enumeration of simple paths, against the checker's own
-d-separation by moralisation (``oracle.check._Moral``), and against the former
+d-separation by moralisation (``oracle.check.Moral``), and against the former
 depth-first search for an open path; the witness is a simple path that is really
 open.  ``TaskGraph`` and ``Dag`` reachability against networkx.
 """
@@ -15,8 +15,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from causal_oracle.oracle.check import _Moral
-from causal_oracle.oracle.check_tasks import check_set_verdict
+from causal_oracle.oracle.check_graphs import Moral
 from causal_oracle.oracle.dsep import (
     bayes_ball,
     d_separated,
@@ -27,6 +26,7 @@ from causal_oracle.oracle.dsep import (
 )
 from causal_oracle.oracle.graph import Dag, bits, children_of
 from causal_oracle.oracle.tasks.backdoor import check_set, open_trail
+from causal_oracle.oracle.tasks.check import check_set_verdict
 from causal_oracle.oracle.tasks.model import BackdoorQuestion, TaskGraph
 
 FAST = settings(max_examples=300, deadline=None)
@@ -95,7 +95,7 @@ def test_d_separation_agrees_with_brute_force_and_moralisation(query: tuple) -> 
     brute = _dfs_open_path(dag, x, y, z) is None
     assert d_separated(dag, x, y, z) == brute
     assert d_separated(dag, y, x, z) == brute
-    assert _Moral(dag.n, dag.parents).separated(x, y, z) == brute
+    assert Moral(dag.n, dag.parents).separated(x, y, z) == brute
     assert (not reachable(dag, x, z) >> y & 1) == brute
 
 
@@ -132,7 +132,7 @@ def test_reachable_is_the_set_of_open_path_ends(dag: Dag, data: st.DataObject) -
 @settings(max_examples=60, deadline=None)
 @given(dags(2, 5))
 def test_independence_set_and_separations(dag: Dag) -> None:
-    moral = _Moral(dag.n, dag.parents)
+    moral = Moral(dag.n, dag.parents)
     want = set()
     for x in range(dag.n):
         for y in range(x + 1, dag.n):

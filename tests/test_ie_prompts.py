@@ -10,7 +10,7 @@ from conftest import audit_row
 
 from causal_oracle import answer, grade
 from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
-from causal_oracle.oracle.check_tasks import check_answer
+from causal_oracle.oracle.tasks.check import check_answer
 from causal_oracle.oracle.tasks.intervention import intervention_effect
 from causal_oracle.oracle.tasks.model import IEKind
 from causal_oracle.parser.errors import ParseError

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from causal_oracle.parser import parse_premise
-from causal_oracle.parser.corr2cause import _parse, _quick_sentence, _sentence
+from causal_oracle.parser.corr2cause_fast import _quick_sentence, _sentence
+from causal_oracle.parser.corr2cause_grammar import parse_with
 
 WORDS = ["A", "B", "C", "X1", "long_name", "and", "given", "is", "of", "correlates", "with",
          "However", ",", ".", "are", "independent", "  ", "\n", "B2", "_z"]
@@ -92,7 +93,7 @@ def test_fast_premise_equals_the_full_grammar() -> None:
         n = rng.randint(2, 7)
         text = _random_premise(rng, [f"V{i}" for i in range(n)])
         fast = parse_premise(text)
-        full = _parse(text, "premise", "premise")
+        full = parse_with(text, "premise", "premise")
         assert fast.variables == full.variables  # type: ignore[attr-defined]
         assert fast.correlations == full.correlations  # type: ignore[attr-defined]
         assert fast.independences == full.independences  # type: ignore[attr-defined]
@@ -125,4 +126,4 @@ def test_premise_fast_paths_equal_the_grammar_on_mutated_premises(seed: int) -> 
     if rng.random() < 0.5:
         text = _mutated(rng, text, WORDS + names)
     assert _outcome(parse_premise, text) == _outcome(
-        lambda t: _parse(t, "premise", "premise"), text)
+        lambda t: parse_with(t, "premise", "premise"), text)

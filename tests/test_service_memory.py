@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: shipped CLadder vocabulary and its per-story phrase tables
 CONSTANT_CACHES = {("parser/grammar.py", "load_grammar"), ("entry/bulk.py", "_readings"),
                    ("oracle/bruteforce.py", "all_dags"), ("oracle/bruteforce.py", "_signatures"),
-                   ("parser/cladder.py", "_parser"),
+                   ("parser/cladder_slots.py", "grammar"),
                    ("parser/cladder_vocabulary.py", "_phrase_table"),
                    ("parser/cladder_vocabulary.py", "vocabulary")}
 

@@ -4,7 +4,7 @@ A CLadder prompt is the background (the causal graph in words), the given inform
 (percentages, mechanisms, observations) and the question, joined by spaces
 (``parser.cladder``).  ``solve`` answers it exactly over the box of printed values
 (``oracle.cladder.solve``): ``yes``, ``no`` or ``undetermined`` with the reason
-(``rounding``, ``not identifiable``); ``check`` has ``oracle.check_cladder`` re-derive it.
+(``rounding``, ``not identifiable``); ``check`` has ``oracle.cladder.check`` re-derive it.
 
 Rows (``row``):
 
@@ -56,9 +56,10 @@ from causal_oracle.entry.registry import (
     Judgement,
     Options,
     Rendered,
+    Resource,
 )
-from causal_oracle.oracle.check_cladder import check as independent_check
 from causal_oracle.oracle.cladder.causes import classify, cpts_of
+from causal_oracle.oracle.cladder.check import check as independent_check
 from causal_oracle.oracle.cladder.explain import explain as explain_words
 from causal_oracle.oracle.cladder.model import CladderQuestion, shape_of
 from causal_oracle.oracle.cladder.solve import (
@@ -73,6 +74,8 @@ from causal_oracle.parser.cladder_vocabulary import fold
 from causal_oracle.parser.replies import prepare
 
 TASK = "CLadder"
+#: the option that names the benchmark's model file (``Cladder.resources``)
+MODELS_OPTION = "cladder-models"
 #: the checker enumerates every assignment of a deterministic question's variables
 MAX_VARIABLES = 12
 _TEXT_FIELDS = ("prompt", "input", "text")
@@ -117,6 +120,14 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
     tasks = (TASK,)
     binary = True
     instruction = "Answer yes or no."
+    resources = (Resource(MODELS_OPTION, "MODELS.json",
+                          "CLadder's model file (test-model-meta.json): the backgrounds of "
+                          "the rows of its question files, joined by meta.model_id"),)
+
+    def load_resource(self, option: str, path: str | Path) -> int:
+        if option != MODELS_OPTION:
+            return super().load_resource(option, path)
+        return load_models(path)
 
     def detect(self, text: str) -> bool:
         return looks_like_cladder(text)

@@ -3,7 +3,7 @@
 A CLEAR prompt is the graph description followed by the question (the dataset keeps
 them in ``description`` and ``question``; a model sees them one after the other).
 ``solve`` answers it (``oracle.clear.tasks``) and the independent checker
-(``oracle.check_clear``) re-derives the result; replies are graded by validity —
+(``oracle.clear.check``) re-derives the result; replies are graded by validity —
 any valid answer for find-one questions, the exact set or count for find-all /
 how-many, each option by its validity for multiple choice; a row's gold is judged
 the same way (a find-one gold that lists several answers agrees when every one of
@@ -27,8 +27,8 @@ from causal_oracle.entry.audit_record import Drawing, Facet, Picture
 from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
-from causal_oracle.oracle import check_clear
 from causal_oracle.oracle.budget import checkpoint
+from causal_oracle.oracle.clear import check as check_clear
 from causal_oracle.oracle.clear import tasks as solver
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Question, Task, Walk
 from causal_oracle.oracle.errors import CertificateRejected, InputError

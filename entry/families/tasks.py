@@ -3,7 +3,7 @@
 Both read a question into the task model (``oracle.tasks.model``: a ``TaskGraph`` or a
 boolean SCM over one), solve it with the task solvers (causal paths, backdoor sets,
 factual and counterfactual values, the effect of an intervention), have
-``oracle.check_tasks`` re-verify the answer, and grade replies with
+``oracle.tasks.check`` re-verify the answer, and grade replies with
 ``oracle.tasks.grading`` (any valid adjustment set is correct, not one reference set).
 
 Dataset rows: ``{"task": "CP"|"BA"|"FI"|"CI", "prompt", "truth"}`` (CI-Bench; the
@@ -30,10 +30,10 @@ from causal_oracle.entry.audit_record import Drawing, Facet, Picture
 from causal_oracle.entry.families.drawing import digraph, path_edges
 from causal_oracle.entry.gold import binary_gold, row_key
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
-from causal_oracle.oracle.check_tasks import check_answer, check_set_verdict
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.tasks.backdoor import backdoor_sets, check_set
 from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
+from causal_oracle.oracle.tasks.check import check_answer, check_set_verdict
 from causal_oracle.oracle.tasks.explain import explain as explain_task
 from causal_oracle.oracle.tasks.explain import format_path
 from causal_oracle.oracle.tasks.grading import grade as grade_claim

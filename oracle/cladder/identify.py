@@ -37,7 +37,8 @@ allows.  The estimands, for treatment X (value x against x′), outcome Y (value
   the stated correlation in a stratum of the collider is collider bias, not an effect.
 
 ``backadj`` and the deterministic counterfactual are not estimands; ``solve`` decides
-them from the graph (``backdoor_valid``) and the mechanisms.
+them from the graph (``criteria.backdoor_valid``) and the mechanisms.  The graph
+criteria live in ``criteria``, the stated numbers' look-ups in ``stated``.
 
 >>> from causal_oracle.oracle.cladder.model import Graph, Interval, Query, QueryType, Stated
 >>> g = Graph.build(["z", "x", "y"], [("z", "x"), ("z", "y"), ("x", "y")])
@@ -52,18 +53,22 @@ them from the graph (``backdoor_valid``) and the mechanisms.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import combinations, permutations
 
 from causal_oracle.oracle.cladder.bounds import Joint, Poly, sum_of
-from causal_oracle.oracle.cladder.model import Graph, Lit, Query, QueryType, Stated, StatedKind
-from causal_oracle.oracle.dsep import d_separated, open_path
-from causal_oracle.oracle.graph import Dag
-
-#: at most this many variables in an adjustment set
-MAX_ADJUST = 3
+from causal_oracle.oracle.cladder.criteria import (
+    backdoor_path,
+    backdoor_valid,
+    candidate_sets,
+    dag_of,
+    frontdoor_valid,
+    mediators,
+)
+from causal_oracle.oracle.cladder.model import Graph, Lit, Query, QueryType, Stated
+from causal_oracle.oracle.cladder.stated import Table, distribution
+from causal_oracle.oracle.dsep import d_separated
 
 
 class Strategy(StrEnum):
@@ -112,129 +117,6 @@ class NotIdentifiable:
     quantity: str
     why: str
 
-
-# ---- the stated numbers ------------------------------------------------------------------
-class Table:
-    """The stated probabilities by (event, condition), for look-ups."""
-
-    def __init__(self, statements: Sequence[Stated]) -> None:
-        self.statements = tuple(statements)
-        self._single: dict[tuple[Lit, frozenset[Lit]], int] = {}
-        self._joint: dict[frozenset[Lit], int] = {}
-        for i, s in enumerate(statements):
-            if s.kind is not StatedKind.PROBABILITY:
-                continue
-            if len(s.event) == 1:
-                self._single.setdefault((s.event[0], frozenset(s.given)), i)
-            elif len(s.event) == 2 and not s.given:
-                self._joint.setdefault(frozenset(s.event), i)
-
-    def p(self, var: int, value: int, given: Mapping[int, int] | None = None) -> Poly | None:
-        """P(var=value | given) as a polynomial in the stated numbers, None if not stated."""
-        cond = frozenset((given or {}).items())
-        i = self._single.get(((var, value), cond))
-        if i is not None:
-            return Poly.symbol(i)
-        i = self._single.get(((var, 1 - value), cond))
-        if i is not None:
-            return Poly.const(1) - Poly.symbol(i)
-        return None
-
-    def joint(self, a: Lit, b: Lit) -> int | None:
-        return self._joint.get(frozenset((a, b)))
-
-    def single(self, var: int, value: int) -> int | None:
-        return self._single.get(((var, value), frozenset()))
-
-
-def _family(table: Table, var: int, value: int, given_vars: Sequence[int],
-            extra: Mapping[int, int]) -> dict[tuple[int, ...], Poly] | None:
-    """P(var=value | given_vars=g, extra) for every assignment g, or None."""
-    out: dict[tuple[int, ...], Poly] = {}
-    for bits in range(1 << len(given_vars)):
-        g = tuple(bits >> i & 1 for i in range(len(given_vars)))
-        p = table.p(var, value, {**dict(zip(given_vars, g, strict=True)), **extra})
-        if p is None:
-            return None
-        out[g] = p
-    return out
-
-
-def _distribution(table: Table, vars_: Sequence[int], extra: Mapping[int, int]
-                  ) -> dict[tuple[int, ...], Poly] | None:
-    """P(vars_=v | extra) for every v, by the chain rule in some order of ``vars_`` whose
-    conditionals the text states; None when no order works."""
-    if not vars_:
-        return {(): Poly.const(1)}
-    for order in permutations(vars_):
-        out: dict[tuple[int, ...], Poly] | None = {}
-        for bits in range(1 << len(order)):
-            values = {v: bits >> i & 1 for i, v in enumerate(order)}
-            term = Poly.const(1)
-            for i, v in enumerate(order):
-                p = table.p(v, values[v], {**{u: values[u] for u in order[:i]}, **extra})
-                if p is None:
-                    out = None
-                    break
-                term = term * p
-            if out is None:
-                break
-            out[tuple(values[v] for v in vars_)] = term
-        if out is not None:
-            return out
-    return None
-
-
-# ---- graph criteria --------------------------------------------------------------------------
-def _dag(graph: Graph, cut_out_of: int | None = None) -> Dag:
-    parents = list(graph.parents)
-    if cut_out_of is not None:
-        parents = [p & ~(1 << cut_out_of) for p in parents]
-    return Dag(graph.n, tuple(parents))
-
-
-def _mask(nodes: Iterable[int]) -> int:
-    out = 0
-    for v in nodes:
-        out |= 1 << v
-    return out
-
-
-def backdoor_valid(graph: Graph, x: int, y: int, z: Sequence[int]) -> bool:
-    """Whether ``z`` meets the backdoor criterion for (x, y): no descendant of x, and it
-    d-separates x and y once x's outgoing edges are removed."""
-    if x in z or y in z or graph.descendants(x) & _mask(z):
-        return False
-    return d_separated(_dag(graph, x), x, y, _mask(z))
-
-
-def backdoor_path(graph: Graph, x: int, y: int, z: Sequence[int]) -> list[int] | None:
-    """A backdoor path from x to y that ``z`` leaves open (None: all blocked)."""
-    return open_path(_dag(graph, x), x, y, _mask(z))
-
-
-def frontdoor_valid(graph: Graph, x: int, y: int, m: int) -> bool:
-    """Pearl's frontdoor criterion for a single mediator ``m``: m intercepts every
-    directed path x ⇝ y, no backdoor path x–m is open, and x blocks every backdoor
-    path m–y."""
-    if m in (x, y) or not graph.is_ancestor(x, m):
-        return False
-    if _dag(graph).descendants(x, avoid=1 << m) >> y & 1:  # a directed path avoids m
-        return False
-    return d_separated(_dag(graph, x), x, m, 0) and d_separated(_dag(graph, m), m, y, 1 << x)
-
-
-def mediators(graph: Graph, x: int, y: int) -> tuple[int, ...]:
-    """The variables on directed paths from x to y."""
-    return tuple(v for v in range(graph.n)
-                 if v not in (x, y) and graph.is_ancestor(x, v) and graph.is_ancestor(v, y))
-
-
-def _candidate_sets(graph: Graph, x: int, y: int) -> Iterable[tuple[int, ...]]:
-    allowed = [v for v in range(graph.n)
-               if v not in (x, y) and not graph.descendants(x) >> v & 1]
-    for size in range(min(len(allowed), MAX_ADJUST) + 1):
-        yield from combinations(allowed, size)
 
 
 # ---- formulas ------------------------------------------------------------------------------
@@ -336,7 +218,7 @@ def _correlation(graph: Graph, table: Table, q: Query) -> Estimand | NotIdentifi
     (y, yv), (x, xv) = q.outcome, q.treatment
     yn, xn = graph.names[y], graph.names[x]
     quantity = f"P({yn}={yv} | {xn}={xv}) − P({yn}={yv} | {xn}={1 - xv})"
-    if d_separated(_dag(graph), x, y, 0):
+    if d_separated(dag_of(graph), x, y, 0):
         return Estimand(quantity, Strategy.INDEPENDENT, f"0 ({xn} and {yn} are d-separated: "
                         "no open path joins them)", Poly.const(0))
     p1, p0 = table.p(y, yv, {x: xv}), table.p(y, yv, {x: 1 - xv})
@@ -380,10 +262,10 @@ def _first_backdoor(graph: Graph, table: Table, x: int, y: int, yv: int, given: 
     """The first valid backdoor set whose adjustment the stated numbers determine, with the
     adjusted difference P(Y=yv | do(X=treated)) − … (the set's weights conditioned on
     ``given``); the sets tried without enough numbers are added to ``tried``."""
-    for z in _candidate_sets(graph, x, y):
+    for z in candidate_sets(graph, x, y):
         if not backdoor_valid(graph, x, y, z):
             continue
-        weights = _distribution(table, z, given)
+        weights = distribution(table, z, given)
         poly = None if weights is None else _adjusted(table, x, y, yv, z, weights, treated,
                                                       control)
         if poly is not None:
@@ -422,7 +304,7 @@ def _effect(graph: Graph, table: Table, x: int, xv: int, outcome: Lit
         formula = (f"Σ_{mn} [P({mn} | {xn}={xv}) − P({mn} | {xn}={1 - xv})] "
                    f"Σ_{xn}' P({yn}={yv} | {xn}', {mn}) P({xn}')")
         return Estimand(quantity, Strategy.FRONTDOOR, formula, poly, adjustment=(m,))
-    valid = [z for z in _candidate_sets(graph, x, y) if backdoor_valid(graph, x, y, z)]
+    valid = [z for z in candidate_sets(graph, x, y) if backdoor_valid(graph, x, y, z)]
     hidden = [graph.names[v] for v in range(graph.n) if not graph.observed[v]]
     if valid and all(any(not graph.observed[v] for v in z) for z in valid):
         why = (f"every set that blocks the backdoor paths from {xn} to {yn} contains an "
@@ -509,9 +391,9 @@ def _mediation(graph: Graph, table: Table, q: Query) -> Estimand | NotIdentifiab
                                "mediation formula for them is implemented")
     (m,) = paths
     mn = graph.names[m]
-    if not backdoor_valid(graph, x, y, ()) or not d_separated(_dag(graph, x), x, m, 0):
+    if not backdoor_valid(graph, x, y, ()) or not d_separated(dag_of(graph, x), x, m, 0):
         return NotIdentifiable(quantity, f"{xn} is confounded with {mn} or {yn}")
-    if not d_separated(_dag(graph, m), m, y, 1 << x):
+    if not d_separated(dag_of(graph, m), m, y, 1 << x):
         path = backdoor_path(graph, m, y, (x,)) or []
         shown = " – ".join(graph.names[v] for v in path)
         return NotIdentifiable(quantity, f"{mn} and {yn} share a confounder that is not "
@@ -534,3 +416,4 @@ def _mediation(graph: Graph, table: Table, q: Query) -> Estimand | NotIdentifiab
 
 __all__ = ["Estimand", "NotIdentifiable", "Strategy", "Table", "backdoor_path",
            "backdoor_valid", "frontdoor_valid", "identify", "mediators"]
+

@@ -40,14 +40,9 @@ from fractions import Fraction
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.cladder.bounds import Extreme, joint_bounds, poly_bounds
+from causal_oracle.oracle.cladder.criteria import backdoor_path, backdoor_valid
 from causal_oracle.oracle.cladder.decide import Rule, decide, witness
-from causal_oracle.oracle.cladder.identify import (
-    Estimand,
-    NotIdentifiable,
-    backdoor_path,
-    backdoor_valid,
-    identify,
-)
+from causal_oracle.oracle.cladder.identify import Estimand, NotIdentifiable, identify
 from causal_oracle.oracle.cladder.model import (
     CladderQuestion,
     Connective,
@@ -296,7 +291,7 @@ def solve_reading(graph: Graph, reading: Reading) -> Finding:
 
 def solve(question: CladderQuestion) -> CladderSolution:
     """The certified-to-be answer of ``question`` (module docstring); the independent
-    checker (``oracle.check_cladder``) re-derives it."""
+    checker (``oracle.cladder.check``) re-derives it."""
     findings = []
     for reading in question.readings:
         checkpoint()

@@ -15,7 +15,7 @@ answers only whether it succeeds (it never builds the formula):
 
 Tian & Pearl's criterion for a single treatment (no bidirected path from X to one
 of its children in the ancestors of Y) is a special case; the checker uses the hedge
-criterion instead (``oracle.check_clear``).
+criterion instead (``oracle.clear.check``).
 
 >>> from causal_oracle.oracle.clear.model import GraphKind, MixedGraph
 >>> bow = MixedGraph.build(GraphKind.ADMG, "XY", directed=[("X", "Y")], bidirected=[("X", "Y")])

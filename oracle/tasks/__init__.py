@@ -14,6 +14,6 @@ IE         ``intervention``      yes/no after the interventions, and Îº = C(G) â
 =========  ====================  ==============================================
 
 ``grading`` grades a parsed model answer; ``explain`` says why in words.  The
-certificates are re-checked by ``oracle.check_tasks``, which shares no code
+certificates are re-checked by ``oracle.tasks.check``, which shares no code
 with this package.  Nothing here imports lark or the parsers.
 """

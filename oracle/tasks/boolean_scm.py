@@ -18,7 +18,7 @@ factual one with the intervened equations replaced.
 
 The certificate is the evaluation *trace*: for each event its value and why
 (the observation, the intervention, the first rule that fires, or the literal
-that falsifies each rule).  ``oracle.check_tasks`` re-evaluates it
+that falsifies each rule).  ``oracle.tasks.check`` re-evaluates it
 independently.  Evaluation is plain boolean arithmetic on the parsed rules.
 
 Public functions: ``evaluate``, ``factual``, ``counterfactual``.

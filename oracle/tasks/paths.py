@@ -9,7 +9,7 @@ effect) pair; the correct answer is exactly that set (possibly empty, "None").
 Because the graph is acyclic, a depth-first search that only follows edges to
 variables from which the effect is reachable enumerates each path once and
 never dead-ends.  The certificate is the list itself: the checker re-enumerates
-the paths with its own search (``oracle.check_tasks``).
+the paths with its own search (``oracle.tasks.check``).
 
 Public function: ``causal_paths``.
 """

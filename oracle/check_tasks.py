@@ -57,6 +57,9 @@ def _mask(nodes: Any) -> int:
     return out
 
 
+_MEMO_LIMIT = 1024  # moral graphs kept per graph (an exhaustive BA check asks for many)
+
+
 @dataclass(frozen=True)
 class _Adjacency:
     """The checker's own reading of a graph: ``parents[v]`` and ``children[v]`` bitmasks."""
@@ -110,13 +113,31 @@ class _Adjacency:
         """``z`` (bitmask) d-separates ``x`` and ``y``: they are disconnected in the moral
         graph of the ancestors of ``{x, y} ∪ z`` with ``z`` removed."""
         ancestral = self.reach((1 << x) | (1 << y) | z, self.parents)
-        keep = ancestral & ~z
-        neighbours = [0] * len(self.parents)
-        for w in _members(ancestral):
-            family = self.parents[w] | 1 << w  # the parents are married to each other
-            for v in _members(family):
-                neighbours[v] |= family
-        return not self.reach(1 << x, tuple(neighbours), blocked=~keep) >> y & 1
+        return not self.reach(1 << x, self.moral(ancestral), blocked=z) >> y & 1
+
+    def moral(self, ancestral: int) -> tuple[int, ...]:
+        """The moral graph of the ancestral set ``ancestral`` (neighbour bitmasks): each
+        node joined to its parents, and the parents of each node to each other; kept per
+        set, since the sets a question's checks need are few."""
+        key = ("moral", ancestral)
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[no-any-return]
+        parents = self.parents
+        neighbours = [0] * len(parents)
+        rest = ancestral
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            family = parents[low.bit_length() - 1] | low
+            members = family
+            while members:
+                bit = members & -members
+                members ^= bit
+                neighbours[bit.bit_length() - 1] |= family
+        out = tuple(neighbours)
+        if len(self._memo) < _MEMO_LIMIT:
+            self._memo[key] = out
+        return out
 
 
 @lru_cache(maxsize=256)

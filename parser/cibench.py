@@ -35,7 +35,7 @@ Public functions: ``parse_cibench`` (any of the four), ``parse_with_grammar``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lark import Token, v_args
@@ -77,13 +77,13 @@ class RawName:
     token: Token | None  # None when read by the recogniser (its errors go to the grammar)
     initial: bool = False
 
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
+    def __post_init__(self) -> None:
+        text = " ".join(self.words)
+        object.__setattr__(self, "text", text)  # read many times while names are resolved
+        object.__setattr__(self, "key", text.casefold())
 
-    @property
-    def key(self) -> str:
-        return self.text.casefold()
+    text: str = field(init=False, repr=False, compare=False)
+    key: str = field(init=False, repr=False, compare=False)
 
     def display(self) -> str:
         """The name as a variable: a sentence-initial capital is undone ("Ntkswaab")."""
@@ -98,12 +98,14 @@ class NameTable:
 
     def __init__(self) -> None:
         self.order: list[str] = []
+        self.position: dict[str, int] = {}
         self.shown: dict[str, str] = {}
         self.initial_only: set[str] = set()
 
     def add(self, name: RawName) -> None:
         key = name.key
         if key not in self.shown:
+            self.position[key] = len(self.order)
             self.order.append(key)
             self.shown[key] = name.display()
             if name.initial:
@@ -114,8 +116,8 @@ class NameTable:
 
     def index(self, name: RawName) -> int:
         try:
-            return self.order.index(name.key)
-        except ValueError:
+            return self.position[name.key]
+        except KeyError:
             raise SemanticError(f"{quote(name.text)} is not one of the variables "
                                 f"({', '.join(self.names)})", name.token) from None
 
@@ -253,8 +255,8 @@ def scm_question(lines: list[tuple[str, RawName, list[_Event]]], observed: list[
         if kind == "bound":
             bound |= 1 << h
             continue
-        lits = tuple(Literal(table.index(e.name), e.value) for e in body)
-        if any(lit.node == h for lit in lits):
+        lits = tuple([Literal(table.index(e.name), e.value) for e in body])
+        if h in {lit.node for lit in lits}:
             raise SemanticError(f"the rule for {quote(head.text)} mentions its own head",
                                 head.token)
         rules.append(Rule(h, lits))
@@ -264,8 +266,9 @@ def scm_question(lines: list[tuple[str, RawName, list[_Event]]], observed: list[
     except InputError as error:
         raise SemanticError(error.message, lines[0][1].token) from None
     obs = _consistent_events(observed, table, "observed")
+    heads = {rule.head for rule in rules}  # a root is a variable that heads no rule
     for e in observed:
-        if not scm.is_root(table.index(e.name)):
+        if table.index(e.name) in heads:
             raise SemanticError(f"{quote(e.name.text)} is observed but is not a root event "
                                 "(it has rules)", e.name.token)
     qs = _distinct(queries, table, "queried event")

@@ -63,6 +63,9 @@ helper rule, so "study" is among them.  The literals Lark's lexer can take insid
 (after its first word) are among these, so a name read here ends where the grammar's
 does; a name's first word avoids all of ``KEYWORDS``."""
 
+_PUNCTUATION = frozenset((".", ",", ":", "?", ""))  # "" is the end of the text
+_NOT_FIRST = KEYWORDS | _PUNCTUATION
+_ENDS_NAME = FOLLOW_NAME | _PUNCTUATION
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'’_\-]*|[.,:?]", re.IGNORECASE)
 _WHITESPACE = str.maketrans("", "", " \t\f\r\n")
 
@@ -110,50 +113,53 @@ class _Reader:
     """A cursor over the tokens; every method consumes or raises ``_NotMine``."""
 
     def __init__(self, tokens: list[str]) -> None:
-        self.tokens = tokens
+        self.tokens = [*tokens, ""]  # a sentinel: peeking past the end reads ""
         self.at = 0
 
     def peek(self) -> str:
-        return self.tokens[self.at] if self.at < len(self.tokens) else ""
+        return self.tokens[self.at]
 
     def is_the(self) -> bool:
-        return self.peek().casefold() == "the"
+        return self.tokens[self.at].casefold() == "the"
 
     def expect(self, words: tuple[str, ...]) -> None:
+        tokens, at = self.tokens, self.at
         for word in words:
-            got = self.peek()
+            got = tokens[at]
             if got != word and not (word == "the" and got.casefold() == "the"):
                 raise _NotMine
-            self.at += 1
+            at += 1
+        self.at = at
 
     def accept(self, word: str) -> bool:
-        if self.peek() == word:
+        if self.tokens[self.at] == word:
             self.at += 1
             return True
         return False
 
     def free_word(self) -> str:
-        word = self.peek()
-        if not word or not (word[0].isalnum()) or word.casefold() in KEYWORDS:
+        word = self.tokens[self.at]
+        if word.casefold() in _NOT_FIRST:
             raise _NotMine
         self.at += 1
         return word
 
     def any_word(self) -> str:
-        word = self.peek()
-        if not word or not word[0].isalnum():
+        word = self.tokens[self.at]
+        if word in _PUNCTUATION:
             raise _NotMine
         self.at += 1
         return word
 
     def name(self) -> Words:
-        words = [self.free_word()]
-        while True:
-            word = self.peek()
-            if not word or not word[0].isalnum() or word.casefold() in FOLLOW_NAME:
-                return tuple(words)
-            words.append(word)
-            self.at += 1
+        tokens, start = self.tokens, self.at
+        if tokens[start].casefold() in _NOT_FIRST:
+            raise _NotMine
+        end = start + 1
+        while tokens[end].casefold() not in _ENDS_NAME:
+            end += 1
+        self.at = end
+        return tuple(tokens[start:end])
 
     def name_list(self) -> tuple[Words, ...]:
         """``name ("," name)* "and" name | name``."""
@@ -213,7 +219,7 @@ class _Reader:
             self.expect(_TRAILER)
             if self.accept("Answer"):
                 self.expect((":",))
-        if self.at != len(self.tokens):
+        if self.at != len(self.tokens) - 1:
             raise _NotMine
 
 
@@ -228,14 +234,14 @@ def _tokens(text: str) -> list[str] | None:
 
 def _intro(r: _Reader) -> None:
     """``the following … between WORD in a recent WORD* study :`` when present."""
-    if r.is_the() and r.tokens[r.at + 1:r.at + 2] == ["following"]:
+    if r.is_the() and r.tokens[r.at + 1] == "following":
         r.expect(_INTRO)
         r.any_word()  # the grammar's state takes only WORD here: keywords too
         r.expect(("in", "a", "recent"))
         if not r.accept("study"):
             r.any_word()  # WORD or "study" (exactly): anything else is a WORD
             while not r.accept("study"):  # after a word, the name helper's follow set
-                if r.peek().casefold() in FOLLOW_NAME:
+                if r.peek().casefold() in _ENDS_NAME:
                     raise _NotMine
                 r.any_word()
         r.expect((":",))

@@ -57,7 +57,6 @@ from causal_oracle.entry.registry import (
     Options,
     Rendered,
 )
-from causal_oracle.oracle.check_cladder import check as independent_check
 from causal_oracle.oracle.cladder.causes import classify, cpts_of
 from causal_oracle.oracle.cladder.explain import explain as explain_words
 from causal_oracle.oracle.cladder.model import CladderQuestion, shape_of
@@ -139,6 +138,9 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
         return solve(question)
 
     def check(self, question: CladderQuestion, solution: CladderSolution) -> CladderSolution:
+        # the checker (numpy, networkx) loads on the first CLadder check, not at start-up
+        from causal_oracle.oracle.check_cladder import check as independent_check
+
         independent_check(question, solution)
         return replace(solution, checked=True)
 

@@ -27,7 +27,6 @@ from causal_oracle.entry.audit_record import Drawing, Facet, Picture
 from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
-from causal_oracle.oracle import check_clear
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.clear import tasks as solver
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Question, Task, Walk
@@ -234,6 +233,8 @@ def interpret(q: Question, parsed: Any) -> Any:
 
 
 def _candidate_valid(q: Question, item: Any) -> bool:
+    from causal_oracle.oracle import check_clear  # networkx: loaded on first use
+
     mine = solver.item_valid(q, item)
     theirs = check_clear.valid(q, item)
     if mine != theirs:
@@ -261,6 +262,8 @@ class Clear(Family[Question, solver.Solution]):
         return solver.solve(question)
 
     def check(self, question: Question, solution: solver.Solution) -> solver.Solution:
+        from causal_oracle.oracle import check_clear  # networkx: loaded on first use
+
         ok, why = check_clear.check(question, solution.value)
         if not ok:
             raise CertificateRejected(f"the checker rejected the answer: {why}")

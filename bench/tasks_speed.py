@@ -9,9 +9,10 @@ same process and run:
 * ``answer/s`` — ``Service.answer`` on every prompt with an empty answer cache (read,
   solve, the independent re-check, render, explanation): the issue's goal is
   ≥ 3,000 items/s per task;
-* ``parse/s`` — reading alone, as ``answer`` reads (the recogniser where it applies);
+* ``parse/s`` — reading alone, as ``answer`` reads (the recognisers
+  ``parser.cibench_lines`` and ``parser.ie_lines`` where they apply);
 * ``grammar/s`` — reading with the Lark grammar and transformer alone (the reference:
-  what reading cost before the recogniser; IE has no recogniser, so it equals parse).
+  what reading alone cost before the recognisers).
 
 It prints, per task, the min and median over the runs of each rate, and the ratios
 ``answer/parse`` (what solving, checking and rendering cost next to reading) and
@@ -33,8 +34,7 @@ from pathlib import Path
 
 from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
 from causal_oracle.entry import REGISTRY, Options, Service
-from causal_oracle.parser.cibench import parse_with_grammar
-from causal_oracle.parser.ie import parse_ie
+from causal_oracle.parser import cibench, ie
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
@@ -77,7 +77,7 @@ def main() -> None:
         return REGISTRY.get(row["task"]).parse(row["prompt"], Options(row["task"]))
 
     def grammar(row: dict) -> object:
-        return (parse_ie if row["task"] == "IE" else parse_with_grammar)(row["prompt"])
+        return (ie if row["task"] == "IE" else cibench).parse_with_grammar(row["prompt"])
 
     for rows in by_task.values():  # warm the grammars and caches
         for row in rows[:3]:

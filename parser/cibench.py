@@ -414,7 +414,7 @@ def _recognised(text: str) -> CIBenchQuestion | None:
         return scm_question(lines, [_Event(RawName(w, None), v) for w, v in pieces.observed],
                             pieces.task, [RawName(q, None) for q in pieces.queries],
                             [_Event(RawName(w, None), v) for w, v in pieces.whatif])
-    except SemanticError:
+    except (SemanticError, InputError):  # the grammar reports it, with its place
         return None
 
 

@@ -109,11 +109,12 @@ class _Adjacency:
                 children[u] |= 1 << v
         return _Adjacency(parents, tuple(children))
 
-    def separated(self, x: int, y: int, z: int) -> bool:
-        """``z`` (bitmask) d-separates ``x`` and ``y``: they are disconnected in the moral
-        graph of the ancestors of ``{x, y} ∪ z`` with ``z`` removed."""
-        ancestral = self.reach((1 << x) | (1 << y) | z, self.parents)
-        return not self.reach(1 << x, self.moral(ancestral), blocked=z) >> y & 1
+    def separated(self, x: int, ys: int, z: int) -> bool:
+        """``z`` d-separates ``x`` from every node of ``ys`` (bitmasks): none of them is
+        joined to ``x`` in the moral graph of the ancestors of ``{x} ∪ ys ∪ z`` once ``z``
+        is removed (for sets as for single nodes, Lauritzen et al. 1990)."""
+        ancestral = self.reach((1 << x) | ys | z, self.parents)
+        return not self.reach(1 << x, self.moral(ancestral), blocked=z) & ys
 
     def moral(self, ancestral: int) -> tuple[int, ...]:
         """The moral graph of the ancestral set ``ancestral`` (neighbour bitmasks): each
@@ -205,10 +206,8 @@ def _valid(question: Any, g: _Adjacency, z: int) -> bool:
     for c in question.causes:
         if z & (g.descendants(c) | ends):
             return False
-        cut = g.backdoor_graph(c)
-        for e in question.effects:
-            if not cut.separated(c, e, z):
-                return False
+        if question.effects and not g.backdoor_graph(c).separated(c, _mask(question.effects), z):
+            return False
     return True
 
 

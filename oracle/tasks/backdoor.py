@@ -116,20 +116,21 @@ def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
     """
     graph = question.graph
     ends = (*question.causes, *question.effects)
+    effects = sum(1 << e for e in question.effects)
     per_cause = []
     for c in question.causes:
         cut = Dag.from_edges(len(graph.names), (e for e in graph.edges if e[0] != c))
         per_cause.append((c, cut, cut.children(), forbidden_mask(graph, (c,), ends)))
-    effects = question.effects
 
     def valid(z: int) -> bool:
+        if not effects:
+            return True
         for c, cut, kids, forbidden in per_cause:
-            for e in effects:
-                if z & forbidden or c == e:
-                    return False
-                up, down = bayes_ball(cut, c, z, kids)
-                if (up | down) >> e & 1:
-                    return False
+            if z & forbidden or effects >> c & 1:
+                return False
+            up, down = bayes_ball(cut, c, z, kids)  # one walk answers every effect
+            if (up | down) & effects:
+                return False
         return True
 
     return valid

@@ -33,12 +33,12 @@ Public functions: ``check_answer``, ``check_set_verdict``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations, pairwise
 from typing import Any
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import CertificateRejected
+from causal_oracle.oracle.memo import memoised
 
 
 def _require(condition: bool, message: str) -> None:
@@ -57,7 +57,7 @@ def _mask(nodes: Any) -> int:
     return out
 
 
-_MEMO_LIMIT = 1024  # moral graphs kept per graph (an exhaustive BA check asks for many)
+_MEMO_LIMIT = 256  # moral graphs kept per graph (an exhaustive BA check asks for many)
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ class _Adjacency:
         return out
 
 
-@lru_cache(maxsize=256)
+@memoised(limit=64)  # in the service's memory: the graphs of recent questions
 def _adjacency(n: int, edges: frozenset[tuple[int, int]]) -> _Adjacency:
     """The adjacency of a question's graph, read once per graph; rejects a cycle."""
     parents = [0] * n

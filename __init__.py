@@ -15,25 +15,28 @@ Every answer's certificate has been re-verified by the independent checker.
 Everything not listed in ``__all__`` is internal and may change.
 """
 
-from causal_oracle.api import (
-    AuditReport,
-    BudgetExceeded,
-    CertificateRejected,
-    Grade,
-    GradeFileResult,
-    InputError,
-    OracleError,
-    ParseError,
-    Profile,
-    TaskAnswer,
-    VerifyResult,
-    answer,
-    audit,
-    explain,
-    grade,
-    grade_file,
-    verify,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from causal_oracle.api import (
+        AuditReport,
+        BudgetExceeded,
+        CertificateRejected,
+        Grade,
+        GradeFileResult,
+        InputError,
+        OracleError,
+        ParseError,
+        Profile,
+        TaskAnswer,
+        VerifyResult,
+        answer,
+        audit,
+        explain,
+        grade,
+        grade_file,
+        verify,
+    )
 
 __version__ = "0.1.0"
 
@@ -64,3 +67,19 @@ __all__ = [
     "grade_file",
     "verify",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The public names load ``causal_oracle.api`` (and through it the entry layer) on
+    first use, so ``import causal_oracle`` costs next to nothing (PEP 562)."""
+    if name in __all__ and name != "__version__":
+        from causal_oracle import api
+
+        value = getattr(api, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'causal_oracle' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

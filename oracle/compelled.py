@@ -26,14 +26,16 @@ rules when the class was not listed), the relation with networkx.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from causal_oracle.oracle.equivalence import ClassAnalysis
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.labels import resolve_pair
 from causal_oracle.oracle.relations import Profile, Witness, witness
 from causal_oracle.oracle.statements import Hypothesis, RelationKind
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,8 @@ def _literal(g: nx.DiGraph, kind: RelationKind, p: int, q: int) -> bool:
     if kind is RelationKind.DIRECT_CAUSE:
         return bool(g.has_edge(p, q))
     if kind is RelationKind.INDIRECT_CAUSE:
+        import networkx as nx
+
         return bool(nx.has_path(g, p, q)) and not g.has_edge(p, q)
     if kind is RelationKind.COMMON_EFFECT:
         return bool(set(g.successors(p)) & set(g.successors(q)))
@@ -86,6 +90,8 @@ def check(analysis: ClassAnalysis, hypothesis: Hypothesis,
         return False, "Meek's rules and the members disagree on the compelled edges"
     names = analysis.premise.variables
     p, q = names.index(hypothesis.first), names.index(hypothesis.second)
+    import networkx as nx  # the checker's library, loaded when a label is first checked
+
     g = nx.DiGraph(list(common))
     g.add_nodes_from(range(len(names)))
     mine = int(_literal(g, hypothesis.kind, p, q))

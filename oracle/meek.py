@@ -71,7 +71,7 @@ def orient(structure: Structure) -> Cpdag:
         put(t.x, t.middle, "collider", (t.y,))
         put(t.y, t.middle, "collider", (t.x,))
 
-    changed = True
+    changed = bool(directed)  # every rule needs a directed edge to start from
     while changed:
         changed = False
         for a in range(n):

@@ -8,12 +8,12 @@ questions about the class 𝓜 and a relation R:
 * is ``∃ G ∈ 𝓜 : ¬R(G)`` satisfiable? (no → **entailment**)
 * both → **neutral**, and the two models are the two members of its certificate.
 
-``ClassSolver`` holds one incremental SAT solver per premise with the class
-constraints of ``oracle.sat_encoding`` (orientation variable per skeleton edge,
-colliders, non-colliders, acyclicity).  Each relation gets one *indicator*
-literal ``r`` defined by clauses ``r ↔ R`` the first time it is asked about; the
-two questions are then ``solve(assumptions=[r])`` and ``solve(assumptions=[-r])``,
-so nothing is ever re-encoded or retracted.
+``ClassSolver`` holds one incremental SAT solver per premise, loaded with the class
+constraints that ``oracle.sat_encoding.class_encoding`` builds once per premise
+(orientation variable per skeleton edge, colliders, non-colliders, acyclicity).  Each
+relation gets one *indicator* literal ``r`` defined by clauses ``r ↔ R`` the first time
+it is asked about; the two questions are then ``solve(assumptions=[r])`` and
+``solve(assumptions=[-r])``, so nothing is ever re-encoded or retracted.
 
 Reachability is encoded exactly, not over-approximated.  For a source ``s`` and a
 set of nodes to avoid, one variable ``x_v`` per node says "``v`` is reachable from
@@ -45,6 +45,7 @@ from pysat.solvers import Solver
 
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.relations import Profile
+from causal_oracle.oracle.sat_encoding import class_encoding
 from causal_oracle.oracle.statements import RelationKind, SurfaceForm
 from causal_oracle.oracle.structure import Structure
 
@@ -55,28 +56,20 @@ class ClassSolver:
     """One incremental SAT solver over the members of one premise's class."""
 
     def __init__(self, structure: Structure) -> None:
+        encoding = class_encoding(structure)  # built once per premise, shared
         self.n = structure.n
-        self.edges = sorted(structure.adjacent)
-        self._next = 0
-        self._dir: dict[tuple[int, int], int] = {}
+        self.edges = list(encoding.edges)
+        self._dir: dict[tuple[int, int], int] = {e: i + 1 for i, e in enumerate(self.edges)}
         self._nbrs = [0] * self.n
         for a, b in self.edges:
-            self._dir[(a, b)] = self._new()
             self._nbrs[a] |= 1 << b
             self._nbrs[b] |= 1 << a
-        self._solver = Solver(name="cadical153")
+        self._next = encoding.top
+        self._solver = Solver(name="cadical153", bootstrap_with=encoding.clauses)
         self._true = self._new()
         self._solver.add_clause([self._true])
         self._reach: dict[tuple[int, bool, int, int], list[int]] = {}
         self._relations: dict[RelationKey, int] = {}
-        for t in structure.triples:
-            into_x, into_y = self.arc(t.x, t.middle), self.arc(t.y, t.middle)
-            if t.collider:
-                self._solver.add_clause([into_x])
-                self._solver.add_clause([into_y])
-            else:
-                self._solver.add_clause([-into_x, -into_y])
-        self._acyclicity()
 
     # ------------------------------------------------------------ basics
     def _new(self) -> int:
@@ -107,23 +100,6 @@ class ClassSolver:
         for lit in lits:
             self._solver.add_clause([out, -lit])
         return out
-
-    def _acyclicity(self) -> None:
-        """Transitive ``anc`` over-approximation: any directed cycle forces ``anc(u, u)``."""
-        n = self.n
-        anc = [[self._new() for _ in range(n)] for _ in range(n)]
-        add = self._solver.add_clause
-        for a, b in self.edges:
-            add([-self.arc(a, b), anc[a][b]])
-            add([-self.arc(b, a), anc[b][a]])
-        for u in range(n):
-            add([-anc[u][u]])
-            for v in range(n):
-                if v == u:
-                    continue
-                for w in range(n):
-                    if w != v:
-                        add([-anc[u][v], -anc[v][w], anc[u][w]])
 
     # ------------------------------------------------------ reachability
     def reach(self, source: int, downward: bool, avoid: int = -1,

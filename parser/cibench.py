@@ -25,16 +25,22 @@ variable ``ntkswaab``).  A word that can follow a name (``has``, ``on``,
 ``and``, ``happens``, ``not`` …) cannot be part of a name.  Every problem is a
 ``ParseError`` with line, column and, for grammar errors, the expected tokens.
 
-Public functions: ``parse_cibench`` (any of the four), ``detect_task``.
+The generator's common case is read by a recogniser (``parser.cibench_lines``) that
+builds no parse tree; everything else, and every error, is read by the grammar
+(``parse_with_grammar``), and both give the same question.
+
+Public functions: ``parse_cibench`` (any of the four), ``parse_with_grammar``,
+``detect_task``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lark import Token, v_args
 
+from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import InputError, quote
 from causal_oracle.oracle.tasks.model import (
     BackdoorQuestion,
@@ -46,6 +52,7 @@ from causal_oracle.oracle.tasks.model import (
     Rule,
     TaskGraph,
 )
+from causal_oracle.parser.cibench_lines import GraphPieces, recognise
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.grammar import (
     PacedTransformer,
@@ -67,16 +74,16 @@ class RawName:
     """A name as written: its words, first token, and whether it starts a sentence."""
 
     words: tuple[str, ...]
-    token: Token
+    token: Token | None  # None when read by the recogniser (its errors go to the grammar)
     initial: bool = False
 
-    @property
-    def text(self) -> str:
-        return " ".join(self.words)
+    def __post_init__(self) -> None:
+        text = " ".join(self.words)
+        object.__setattr__(self, "text", text)  # read many times while names are resolved
+        object.__setattr__(self, "key", text.casefold())
 
-    @property
-    def key(self) -> str:
-        return self.text.casefold()
+    text: str = field(init=False, repr=False, compare=False)
+    key: str = field(init=False, repr=False, compare=False)
 
     def display(self) -> str:
         """The name as a variable: a sentence-initial capital is undone ("Ntkswaab")."""
@@ -91,12 +98,14 @@ class NameTable:
 
     def __init__(self) -> None:
         self.order: list[str] = []
+        self.position: dict[str, int] = {}
         self.shown: dict[str, str] = {}
         self.initial_only: set[str] = set()
 
     def add(self, name: RawName) -> None:
         key = name.key
         if key not in self.shown:
+            self.position[key] = len(self.order)
             self.order.append(key)
             self.shown[key] = name.display()
             if name.initial:
@@ -107,8 +116,8 @@ class NameTable:
 
     def index(self, name: RawName) -> int:
         try:
-            return self.order.index(name.key)
-        except ValueError:
+            return self.position[name.key]
+        except KeyError:
             raise SemanticError(f"{quote(name.text)} is not one of the variables "
                                 f"({', '.join(self.names)})", name.token) from None
 
@@ -146,8 +155,8 @@ def unglue(names: list[RawName], table: NameTable) -> list[RawName]:
     return chosen
 
 
-def _where(token: Token) -> str:
-    return f"line {token.line}, column {token.column}"
+def _where(token: Token | None) -> str:
+    return f"line {getattr(token, 'line', '?')}, column {getattr(token, 'column', '?')}"
 
 
 def _distinct(names: list[RawName], table: NameTable, role: str) -> tuple[int, ...]:
@@ -181,12 +190,95 @@ def _consistent_events(events: list[_Event], table: NameTable, what: str
     return tuple(Literal(i, e.value) for i, e in seen.items())
 
 
-# ---- transformer -----------------------------------------------------------------
-
 @dataclass(frozen=True)
 class _Event:
     name: RawName
     value: bool
+
+
+# ---- resolving names into a question (the grammar's and the recogniser's pieces) -----
+
+def graph_question(sentences: list[tuple[RawName, list[RawName]]], causes_raw: list[RawName],
+                   effects_raw: list[RawName], task: str) -> PathsQuestion | BackdoorQuestion:
+    """A CP/BA question from its sentences (subject, objects), causes and effects."""
+    table = NameTable()
+    for subject, objects in sentences:
+        table.add(subject)
+        for obj in objects:
+            table.add(obj)
+    edges = set()
+    for subject, objects in sentences:
+        for obj in objects:
+            a, b = table.index(subject), table.index(obj)
+            if a == b:
+                raise SemanticError(f"{quote(subject.text)} cannot cause itself", obj.token)
+            edges.add((a, b))
+    causes_named = unglue(causes_raw, table)
+    effects_named = unglue(effects_raw, table)
+    for n in (*causes_named, *effects_named):
+        table.add(n)  # a non-initial spelling decides how a name is shown
+    causes = _distinct(causes_named, table, "cause")
+    effects = _distinct(effects_named, table, "effect")
+    if set(causes) & set(effects):
+        raise SemanticError("a variable cannot be both a cause and an effect",
+                            effects_raw[0].token)
+    try:
+        graph = TaskGraph(table.names, frozenset(edges))
+    except InputError as error:
+        raise SemanticError(error.message, sentences[0][0].token) from None
+    cls = PathsQuestion if task == "CP" else BackdoorQuestion
+    return cls(graph, causes, effects)
+
+
+def scm_question(lines: list[tuple[str, RawName, list[_Event]]], observed: list[_Event],
+                 task: str, queries: list[RawName], whatif: list[_Event]
+                 ) -> FactualQuestion | CounterfactualQuestion:
+    """A FI/CI question from its rule lines, observations, queries and what-if events."""
+    table = NameTable()
+    mentioned: list[RawName] = []
+    for _kind, head, body in lines:
+        mentioned.append(head)
+        mentioned.extend(e.name for e in body)
+    mentioned.extend(e.name for e in observed)
+    for name in mentioned:
+        table.add(name)
+    for q in queries:
+        if q not in table:
+            raise SemanticError(f"the queried event {quote(q.text)} is not mentioned in the "
+                                "rules or observations", q.token)
+    for e in whatif:
+        table.add(e.name)
+    rules: list[Rule] = []
+    bound = 0
+    for kind, head, body in lines:
+        h = table.index(head)
+        if kind == "bound":
+            bound |= 1 << h
+            continue
+        lits = tuple([Literal(table.index(e.name), e.value) for e in body])
+        if h in {lit.node for lit in lits}:
+            raise SemanticError(f"the rule for {quote(head.text)} mentions its own head",
+                                head.token)
+        rules.append(Rule(h, lits))
+    scm = BooleanSCM(table.names, tuple(rules), bound)
+    try:
+        scm.graph  # noqa: B018 - validates acyclicity at the boundary
+    except InputError as error:
+        raise SemanticError(error.message, lines[0][1].token) from None
+    obs = _consistent_events(observed, table, "observed")
+    heads = {rule.head for rule in rules}  # a root is a variable that heads no rule
+    for e in observed:
+        if table.index(e.name) in heads:
+            raise SemanticError(f"{quote(e.name.text)} is observed but is not a root event "
+                                "(it has rules)", e.name.token)
+    qs = _distinct(queries, table, "queried event")
+    if task == "FI":
+        return FactualQuestion(scm, obs, qs)
+    wi = _consistent_events(whatif, table, "intervened on")
+    return CounterfactualQuestion(scm, obs, qs, wi)
+
+
+# ---- transformer -----------------------------------------------------------------
 
 
 class _ToObjects(PacedTransformer):
@@ -221,33 +313,7 @@ class _ToObjects(PacedTransformer):
     def graph_prompt(self, items: list[object]) -> PathsQuestion | BackdoorQuestion:
         items = [i for i in items if i is not None]
         *sentences, (causes_raw, effects_raw), task = items  # type: ignore[misc]
-        table = NameTable()
-        for subject, objects in sentences:
-            table.add(subject)
-            for obj in objects:
-                table.add(obj)
-        edges = set()
-        for subject, objects in sentences:
-            for obj in objects:
-                a, b = table.index(subject), table.index(obj)
-                if a == b:
-                    raise SemanticError(f"{quote(subject.text)} cannot cause itself", obj.token)
-                edges.add((a, b))
-        causes_named = unglue(causes_raw, table)
-        effects_named = unglue(effects_raw, table)
-        for n in (*causes_named, *effects_named):
-            table.add(n)  # a non-initial spelling decides how a name is shown
-        causes = _distinct(causes_named, table, "cause")
-        effects = _distinct(effects_named, table, "effect")
-        if set(causes) & set(effects):
-            raise SemanticError("a variable cannot be both a cause and an effect",
-                                effects_raw[0].token)
-        try:
-            graph = TaskGraph(table.names, frozenset(edges))
-        except InputError as error:
-            raise SemanticError(error.message, sentences[0][0].token) from None
-        cls = PathsQuestion if task == "CP" else BackdoorQuestion
-        return cls(graph, causes, effects)
+        return graph_question(sentences, causes_raw, effects_raw, task)  # type: ignore[arg-type]
 
     # -- boolean rules
     @v_args(inline=True)
@@ -292,47 +358,7 @@ class _ToObjects(PacedTransformer):
     def scm_prompt(self, items: list[object]) -> FactualQuestion | CounterfactualQuestion:
         items = [i for i in items if i is not None]
         *lines, observed, (task, queries, whatif) = items  # type: ignore[misc]
-        table = NameTable()
-        mentioned: list[RawName] = []
-        for _kind, head, body in lines:
-            mentioned.append(head)
-            mentioned.extend(e.name for e in body)
-        mentioned.extend(e.name for e in observed)
-        for name in mentioned:
-            table.add(name)
-        for q in queries:
-            if q not in table:
-                raise SemanticError(f"the queried event {quote(q.text)} is not mentioned in the "
-                                    "rules or observations", q.token)
-        for e in whatif:
-            table.add(e.name)
-        rules: list[Rule] = []
-        bound = 0
-        for kind, head, body in lines:
-            h = table.index(head)
-            if kind == "bound":
-                bound |= 1 << h
-                continue
-            lits = tuple(Literal(table.index(e.name), e.value) for e in body)
-            if any(lit.node == h for lit in lits):
-                raise SemanticError(f"the rule for {quote(head.text)} mentions its own head",
-                                    head.token)
-            rules.append(Rule(h, lits))
-        scm = BooleanSCM(table.names, tuple(rules), bound)
-        try:
-            scm.graph  # noqa: B018 - validates acyclicity at the boundary
-        except InputError as error:
-            raise SemanticError(error.message, lines[0][1].token) from None
-        obs = _consistent_events(observed, table, "observed")
-        for e in observed:
-            if not scm.is_root(table.index(e.name)):
-                raise SemanticError(f"{quote(e.name.text)} is observed but is not a root event "
-                                    "(it has rules)", e.name.token)
-        qs = _distinct(queries, table, "queried event")
-        if task == "FI":
-            return FactualQuestion(scm, obs, qs)
-        wi = _consistent_events(whatif, table, "intervened on")
-        return CounterfactualQuestion(scm, obs, qs, wi)
+        return scm_question(lines, observed, task, queries, whatif)  # type: ignore[arg-type]
 
 
 _TRANSFORMER = _ToObjects()
@@ -349,13 +375,47 @@ def parse_cibench(text: str, task: str | None = None) -> CIBenchQuestion:
     >>> type(q).__name__, q.graph.names, q.causes, q.effects
     ('PathsQuestion', ('a', 'b'), (0,), (1,))
     """
-    parser = load_grammar(_GRAMMAR, "prompt")
-    question = run_parser(parser, _TERMINAL_NAMES, text, "CI-Bench question", _TRANSFORMER)
+    question = _recognised(text)
+    if question is None:
+        question = parse_with_grammar(text)
     found = _task(question)
     if task is not None and task.upper() != found:
         raise ParseError(f"the text is a {found} question, not {task.upper()}",
                          what="CI-Bench question")
     return question  # type: ignore[return-value]
+
+
+def parse_with_grammar(text: str) -> CIBenchQuestion:
+    """The question as ``cibench.lark`` and its transformer read it: the definition that
+    ``parse_cibench``'s faster reading of the generator's common case agrees with."""
+    parser = load_grammar(_GRAMMAR, "prompt")
+    return run_parser(parser, _TERMINAL_NAMES, text, "CI-Bench question",  # type: ignore[return-value]
+                      _TRANSFORMER)
+
+
+def _recognised(text: str) -> CIBenchQuestion | None:
+    """The question read by ``cibench_lines`` (the generator's common case, no tree), or
+    None when the grammar must read it: outside the recognised subset, or pieces that do
+    not make sense (the grammar then reports where)."""
+    checkpoint()
+    pieces = recognise(text)
+    checkpoint()
+    if pieces is None:
+        return None
+    try:
+        if isinstance(pieces, GraphPieces):
+            sentences = [(RawName(subject, None, initial=True),
+                          [RawName(o, None) for o in objects])
+                         for subject, objects in pieces.sentences]
+            return graph_question(sentences, [RawName(c, None) for c in pieces.causes],
+                                  [RawName(e, None) for e in pieces.effects], pieces.task)
+        lines = [(kind, RawName(head, None), [_Event(RawName(w, None), v) for w, v in body])
+                 for kind, head, body in pieces.lines]
+        return scm_question(lines, [_Event(RawName(w, None), v) for w, v in pieces.observed],
+                            pieces.task, [RawName(q, None) for q in pieces.queries],
+                            [_Event(RawName(w, None), v) for w, v in pieces.whatif])
+    except (SemanticError, InputError):  # the grammar reports it, with its place
+        return None
 
 
 def _task(question: object) -> str:

@@ -19,16 +19,22 @@ per edge; optionally the definition of a renamed do-operator ("… is called
 to ")"); and the question — "does A cause B?", "does A cause a change (in) B?",
 "is there a (directed) path going from A to B?", "is there an edge from A to B?".
 
-Variables must be declared in the list; names are case-insensitive.
-Public function: ``parse_ie``.
+Variables must be declared in the list; names are case-insensitive.  The templates'
+common case is read by a recogniser (``parser.ie_lines``) that builds no parse tree;
+everything else, and every error, by the grammar (``parse_with_grammar``), and both give
+the same question.
+
+Public functions: ``parse_ie``, ``parse_with_grammar``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from lark import Token, v_args
 
+from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import InputError, quote
 from causal_oracle.oracle.tasks.model import IEKind, Intervention, InterventionQuestion, TaskGraph
 from causal_oracle.parser.cibench import NameTable, RawName
@@ -39,9 +45,57 @@ from causal_oracle.parser.grammar import (
     load_grammar,
     run_parser,
 )
+from causal_oracle.parser.ie_lines import recognise
 
 _GRAMMAR = Path(__file__).with_name("ie.lark")
 _TERMINAL_NAMES = {"WORD": "a word", "VALUE": "a value", "$END": "end of text"}
+
+
+def ie_question(parts: list[Any]) -> InterventionQuestion:
+    """The question from the prompt's parts (the grammar's or the recogniser's): "declare",
+    "edge", "define", "do" and "ask" tuples in the prompt's order."""
+    table = NameTable()
+    declared: list[RawName] = []
+    for part in parts:
+        if part[0] == "declare":
+            declared = part[1]
+    for name in declared:
+        if name in table:
+            raise SemanticError(f"variable {quote(name.text)} is declared twice", name.token)
+        table.add(name)
+    edges: set[tuple[int, int]] = set()
+    operator = "do"
+    interventions: list[Intervention] = []
+    ask: tuple[IEKind, RawName, RawName] | None = None
+    for part in parts:
+        tag = part[0]
+        if tag == "edge":
+            _, a, b = part
+            ia, ib = table.index(a), table.index(b)
+            if ia == ib:
+                raise SemanticError(f"{quote(a.text)} cannot cause itself", b.token)
+            edges.add((ia, ib))
+        elif tag == "define":
+            operator = str(part[1])
+        elif tag == "do":
+            _, op, name, value = part
+            if str(op) != operator:
+                raise SemanticError(f"the intervention uses {quote(str(op))} but the operator "
+                                    f"is {quote(operator)}", op)
+            interventions.append(Intervention(table.index(name), str(value).strip()))
+        elif tag == "ask":
+            ask = part[1]
+    assert ask is not None
+    kind, source, target = ask
+    s, t = table.index(source), table.index(target)
+    if s == t:
+        raise SemanticError("the question must relate two different variables",
+                            target.token)
+    try:
+        graph = TaskGraph(table.names, frozenset(edges))
+    except InputError as error:
+        raise SemanticError(error.message, declared[0].token) from None
+    return InterventionQuestion(graph, tuple(interventions), kind, s, t, operator)
 
 
 class _ToObjects(PacedTransformer):
@@ -91,49 +145,7 @@ class _ToObjects(PacedTransformer):
         return "ask", items[-1], "intervened" in words  # type: ignore[return-value]
 
     def item(self, items: list[object]) -> InterventionQuestion:
-        parts = [i for i in items if i is not None]
-        table = NameTable()
-        declared: list[RawName] = []
-        for part in parts:
-            if part[0] == "declare":  # type: ignore[index]
-                declared = part[1]  # type: ignore[index]
-        for name in declared:
-            if name in table:
-                raise SemanticError(f"variable {quote(name.text)} is declared twice", name.token)
-            table.add(name)
-        edges: set[tuple[int, int]] = set()
-        operator = "do"
-        interventions: list[Intervention] = []
-        ask: tuple[IEKind, RawName, RawName] | None = None
-        for part in parts:
-            tag = part[0]  # type: ignore[index]
-            if tag == "edge":
-                _, a, b = part  # type: ignore[misc]
-                ia, ib = table.index(a), table.index(b)
-                if ia == ib:
-                    raise SemanticError(f"{quote(a.text)} cannot cause itself", b.token)
-                edges.add((ia, ib))
-            elif tag == "define":
-                operator = str(part[1])  # type: ignore[index]
-            elif tag == "do":
-                _, op, name, value = part  # type: ignore[misc]
-                if str(op) != operator:
-                    raise SemanticError(f"the intervention uses {quote(str(op))} but the operator "
-                                        f"is {quote(operator)}", op)
-                interventions.append(Intervention(table.index(name), str(value).strip()))
-            elif tag == "ask":
-                ask = part[1]  # type: ignore[index]
-        assert ask is not None
-        kind, source, target = ask
-        s, t = table.index(source), table.index(target)
-        if s == t:
-            raise SemanticError("the question must relate two different variables",
-                                target.token)
-        try:
-            graph = TaskGraph(table.names, frozenset(edges))
-        except InputError as error:
-            raise SemanticError(error.message, declared[0].token) from None
-        return InterventionQuestion(graph, tuple(interventions), kind, s, t, operator)
+        return ie_question([i for i in items if i is not None])
 
 
 _TRANSFORMER = _ToObjects()
@@ -149,8 +161,46 @@ def parse_ie(text: str) -> InterventionQuestion:
     >>> q.graph.names, q.interventions[0].value, q.kind.value
     (('A', 'B'), 'b', 'cause')
     """
-    parser = load_grammar(_GRAMMAR, "item")
-    question = run_parser(parser, _TERMINAL_NAMES, text, "intervention question", _TRANSFORMER)
+    question = _recognised(text)
+    if question is None:
+        question = parse_with_grammar(text)
     if not isinstance(question, InterventionQuestion):  # pragma: no cover - grammar guarantees
         raise ParseError("not an intervention question", what="intervention question")
     return question
+
+
+def parse_with_grammar(text: str) -> InterventionQuestion:
+    """The question as ``ie.lark`` and its transformer read it: the definition that
+    ``parse_ie``'s faster reading of the templates' common case agrees with."""
+    parser = load_grammar(_GRAMMAR, "item")
+    return run_parser(parser, _TERMINAL_NAMES, text, "intervention question",  # type: ignore[return-value]
+                      _TRANSFORMER)
+
+
+def _recognised(text: str) -> InterventionQuestion | None:
+    """The question read by ``ie_lines`` (no tree), or None when the grammar must read it:
+    outside the recognised subset, or parts that do not make sense (the grammar then
+    reports where)."""
+    checkpoint()
+    parts = recognise(text)
+    checkpoint()
+    if parts is None:
+        return None
+    built: list[Any] = []
+    for part in parts:
+        tag = part[0]
+        if tag == "declare":
+            built.append((tag, [RawName(words, None) for words in part[1]]))
+        elif tag == "edge":
+            built.append((tag, RawName(part[1], None, initial=True), RawName(part[2], None)))
+        elif tag == "do":
+            built.append((tag, part[1], RawName(part[2], None), part[3]))
+        elif tag == "ask":
+            kind, a, b = part[1]
+            built.append((tag, (kind, RawName(a, None), RawName(b, None))))
+        else:
+            built.append(part)
+    try:
+        return ie_question(built)
+    except (SemanticError, InputError):  # the grammar reports it, with its place
+        return None

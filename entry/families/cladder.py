@@ -150,6 +150,9 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
         return solve(question)
 
     def check(self, question: CladderQuestion, solution: CladderSolution) -> CladderSolution:
+        # the checker (numpy, networkx) loads on the first CLadder check, not at start-up
+        from causal_oracle.oracle.check_cladder import check as independent_check
+
         independent_check(question, solution)
         return replace(solution, checked=True)
 

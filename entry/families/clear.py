@@ -234,6 +234,8 @@ def interpret(q: Question, parsed: Any) -> Any:
 
 
 def _candidate_valid(q: Question, item: Any) -> bool:
+    from causal_oracle.oracle import check_clear  # networkx: loaded on first use
+
     mine = solver.item_valid(q, item)
     theirs = check_clear.valid(q, item)
     if mine != theirs:
@@ -261,6 +263,8 @@ class Clear(Family[Question, solver.Solution]):
         return solver.solve(question)
 
     def check(self, question: Question, solution: solver.Solution) -> solver.Solution:
+        from causal_oracle.oracle import check_clear  # networkx: loaded on first use
+
         ok, why = check_clear.check(question, solution.value)
         if not ok:
             raise CertificateRejected(f"the checker rejected the answer: {why}")

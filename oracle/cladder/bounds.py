@@ -40,10 +40,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: at most this many stated numbers in one estimand (2^k vertices are evaluated)
 MAX_SYMBOLS = 16
@@ -135,6 +137,8 @@ class Extreme:
 
 def _vertices(symbols: list[int], box: Box) -> np.ndarray:
     """Float coordinates of every vertex, shape (len(symbols), 2^k)."""
+    import numpy as np  # loaded with the first bound, not with the CLadder family
+
     k = len(symbols)
     corners = (np.arange(1 << k)[None, :] >> np.arange(k)[:, None]) & 1
     lo = np.array([float(box[s][0]) for s in symbols])[:, None]
@@ -154,6 +158,8 @@ def poly_bounds(poly: Poly, box: Box) -> tuple[Extreme, Extreme]:
     if not symbols:
         value = poly.value({})
         return Extreme(value, ()), Extreme(value, ())
+    import numpy as np
+
     coords = _vertices(symbols, box)
     row = {s: i for i, s in enumerate(symbols)}
     values = np.zeros(coords.shape[1])

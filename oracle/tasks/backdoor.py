@@ -24,17 +24,20 @@ why a set fails.  Every inclusion-minimal valid set lies within the ancestors
 of the causes and effects (Tian, Paz & Pearl, 1998), so ``backdoor_sets``
 enumerates subsets of those by increasing size.
 
-Public functions: ``open_trail``, ``check_set``, ``backdoor_sets``.
+Public functions: ``open_trail``, ``check_set``, ``valid_test`` (``check_set``'s
+verdict alone, for many sets of one question), ``backdoor_sets``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
 from causal_oracle.oracle.budget import checkpoint
-from causal_oracle.oracle.dsep import open_path
+from causal_oracle.oracle.dsep import bayes_ball, open_path
 from causal_oracle.oracle.errors import BudgetExceeded
+from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
 
 MAX_SUBSETS = 1 << 17  # subsets examined before giving up with BudgetExceeded
@@ -101,6 +104,38 @@ def check_set(question: BackdoorQuestion, z: int) -> SetVerdict:
     return SetVerdict(True)
 
 
+def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
+    """``check_set(question, z).valid`` as a function of ``z``, with the cut graphs, their
+    children and the forbidden sets worked out once (``backdoor_sets`` judges many sets
+    of one question, and needs no trail for them).
+
+    >>> g = TaskGraph(("z", "c", "e"), frozenset({(0, 1), (1, 2), (0, 2)}))
+    >>> valid = valid_test(BackdoorQuestion(g, (1,), (2,)))
+    >>> valid(0), valid(0b001)
+    (False, True)
+    """
+    graph = question.graph
+    ends = (*question.causes, *question.effects)
+    effects = sum(1 << e for e in question.effects)
+    per_cause = []
+    for c in question.causes:
+        cut = Dag.from_edges(len(graph.names), (e for e in graph.edges if e[0] != c))
+        per_cause.append((c, cut, cut.children(), forbidden_mask(graph, (c,), ends)))
+
+    def valid(z: int) -> bool:
+        if not effects:
+            return True
+        for c, cut, kids, forbidden in per_cause:
+            if z & forbidden or effects >> c & 1:
+                return False
+            up, down = bayes_ball(cut, c, z, kids)  # one walk answers every effect
+            if (up | down) & effects:
+                return False
+        return True
+
+    return valid
+
+
 def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
     """Decide whether adjustment is needed; all inclusion-minimal valid sets; the parents set.
 
@@ -115,7 +150,8 @@ def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
     anc = graph.ancestors_of(sum(1 << v for v in (*causes, *effects)))
     candidates = anc & ~forbidden
     pool = bits(candidates)
-    needed = not check_set(question, 0).valid
+    valid = valid_test(question)
+    needed = not valid(0)
     minimal: list[int] = []
     if not needed:
         minimal = [0]
@@ -130,11 +166,10 @@ def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
                 examined += 1
                 if examined > MAX_SUBSETS:
                     raise BudgetExceeded(f"more than {MAX_SUBSETS} candidate adjustment sets")
-                if check_set(question, z).valid:
+                if valid(z):
                     minimal.append(z)
     parents = 0
     for c in causes:
         parents |= graph.parents[c]
     parents &= ~sum(1 << v for v in (*causes, *effects))
-    return BackdoorAnswer(needed, tuple(minimal), parents,
-                          check_set(question, parents).valid, candidates)
+    return BackdoorAnswer(needed, tuple(minimal), parents, valid(parents), candidates)

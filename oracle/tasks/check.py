@@ -1,13 +1,16 @@
 """Independent checker for CP, BA, FI, CI and IE certificates.
 
-The solvers in ``oracle.tasks`` work on bitmasks with their own path search,
-their own d-separation ("Bayes ball") and their own rule evaluation.  This
-module re-derives every claim with *different* code — networkx graphs,
-``networkx.all_simple_paths``, ``networkx.is_d_separator`` and a recursive
-evaluator — and shares nothing with the solvers except the plain fields of
-the question objects (names, edges, rules).  An answer whose certificate is
-rejected raises ``CertificateRejected``; the service never returns such an
-answer.
+The solvers in ``oracle.tasks`` work on the graph core (``oracle.graph.Dag``) with
+their own path search, d-separation by the Bayes-ball walk (``oracle.dsep``) and their
+own rule evaluation.  This module re-derives every claim with *different* code and
+shares nothing with the solvers except the plain fields of the question objects
+(names, edges, rules): its own adjacency (``_Adjacency``: parent and child bitmasks read
+once per question from the edge list, acyclicity by Kahn's algorithm), depth-first
+path listing, d-separation by the moralised ancestral graph (Lauritzen, Dawid, Larsen &
+Leimer 1990: ``Z`` separates ``x`` and ``y`` iff no path joins them in the moral graph
+of ``An({x, y} ∪ Z)`` once ``Z`` is removed — a different criterion from the solvers'
+walk) and a recursive evaluator.  An answer whose certificate is rejected raises
+``CertificateRejected``; the service never returns such an answer.
 
 What is checked:
 
@@ -29,23 +32,13 @@ Public functions: ``check_answer``, ``check_set_verdict``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 from typing import Any
 
-import networkx as nx
-
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import CertificateRejected
-
-
-def _digraph(names: Iterable[str], edges: Iterable[tuple[int, int]]) -> nx.DiGraph:
-    g = nx.DiGraph()
-    g.add_nodes_from(range(len(tuple(names))))
-    g.add_edges_from(edges)
-    if not nx.is_directed_acyclic_graph(g):
-        raise CertificateRejected("the graph is not acyclic")
-    return g
+from causal_oracle.oracle.memo import memoised
 
 
 def _require(condition: bool, message: str) -> None:
@@ -57,17 +50,149 @@ def _members(mask: int) -> set[int]:
     return {i for i in range(mask.bit_length()) if mask >> i & 1}
 
 
+def _mask(nodes: Any) -> int:
+    out = 0
+    for v in nodes:
+        out |= 1 << v
+    return out
+
+
+_MEMO_LIMIT = 256  # moral graphs kept per graph (an exhaustive BA check asks for many)
+
+
+@dataclass(frozen=True)
+class _Adjacency:
+    """The checker's own reading of a graph: ``parents[v]`` and ``children[v]`` bitmasks."""
+
+    parents: tuple[int, ...]
+    children: tuple[int, ...]
+    _memo: dict[tuple[str, int], Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def descendants(self, v: int) -> int:
+        """``v`` and its descendants (bitmask), read once per node."""
+        key = ("descendants", v)
+        if key not in self._memo:
+            self._memo[key] = self.reach(1 << v, self.children)
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    def backdoor_graph(self, v: int) -> _Adjacency:
+        """The graph without the edges out of ``v``, built once per node."""
+        key = ("backdoor", v)
+        if key not in self._memo:
+            self._memo[key] = self.cut(out_of=1 << v)
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    def has_edge(self, a: int, b: int) -> bool:
+        return bool(self.parents[b] >> a & 1)
+
+    def reach(self, start: int, step: tuple[int, ...], blocked: int = 0) -> int:
+        """Every node reachable from the nodes of ``start`` along ``step`` (``children``
+        for descendants, ``parents`` for ancestors), ``start`` included, never entering
+        ``blocked``."""
+        seen = frontier = start
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            new = step[low.bit_length() - 1] & ~seen & ~blocked
+            seen |= new
+            frontier |= new
+        return seen
+
+    def cut(self, out_of: int = 0, into: int = 0) -> _Adjacency:
+        """The graph without the edges leaving the nodes of ``out_of`` and without the
+        edges entering the nodes of ``into``."""
+        parents = tuple(0 if into >> v & 1 else p & ~out_of
+                        for v, p in enumerate(self.parents))
+        children = [0] * len(parents)
+        for v, p in enumerate(parents):
+            for u in _members(p):
+                children[u] |= 1 << v
+        return _Adjacency(parents, tuple(children))
+
+    def separated(self, x: int, ys: int, z: int) -> bool:
+        """``z`` d-separates ``x`` from every node of ``ys`` (bitmasks): none of them is
+        joined to ``x`` in the moral graph of the ancestors of ``{x} ∪ ys ∪ z`` once ``z``
+        is removed (for sets as for single nodes, Lauritzen et al. 1990)."""
+        ancestral = self.reach((1 << x) | ys | z, self.parents)
+        return not self.reach(1 << x, self.moral(ancestral), blocked=z) & ys
+
+    def moral(self, ancestral: int) -> tuple[int, ...]:
+        """The moral graph of the ancestral set ``ancestral`` (neighbour bitmasks): each
+        node joined to its parents, and the parents of each node to each other; kept per
+        set, since the sets a question's checks need are few."""
+        key = ("moral", ancestral)
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[no-any-return]
+        parents = self.parents
+        neighbours = [0] * len(parents)
+        rest = ancestral
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            family = parents[low.bit_length() - 1] | low
+            members = family
+            while members:
+                bit = members & -members
+                members ^= bit
+                neighbours[bit.bit_length() - 1] |= family
+        out = tuple(neighbours)
+        if len(self._memo) < _MEMO_LIMIT:
+            self._memo[key] = out
+        return out
+
+
+@memoised(limit=64)  # in the service's memory: the graphs of recent questions
+def _adjacency(n: int, edges: frozenset[tuple[int, int]]) -> _Adjacency:
+    """The adjacency of a question's graph, read once per graph; rejects a cycle."""
+    parents = [0] * n
+    children = [0] * n
+    for a, b in edges:
+        parents[b] |= 1 << a
+        children[a] |= 1 << b
+    indegree = [bin(p).count("1") for p in parents]
+    ready = [v for v in range(n) if not indegree[v]]
+    done = 0
+    while ready:
+        v = ready.pop()
+        done += 1
+        for w in _members(children[v]):
+            indegree[w] -= 1
+            if not indegree[w]:
+                ready.append(w)
+    if done != n:
+        raise CertificateRejected("the graph is not acyclic")
+    return _Adjacency(tuple(parents), tuple(children))
+
+
+def _graph_of(question: Any) -> _Adjacency:
+    return _adjacency(len(question.graph.names), frozenset(question.graph.edges))
+
+
 # ---- CP ---------------------------------------------------------------------------
 
+def _simple_paths(g: _Adjacency, source: int, target: int) -> list[tuple[int, ...]]:
+    """Every directed path from ``source`` to ``target`` (depth first, explicit stack)."""
+    out: list[tuple[int, ...]] = []
+    stack: list[tuple[int, ...]] = [(source,)]
+    while stack:
+        path = stack.pop()
+        checkpoint()
+        if path[-1] == target:
+            out.append(path)
+            continue
+        for w in _members(g.children[path[-1]]):
+            if w not in path:
+                stack.append((*path, w))
+    return out
+
+
 def _check_paths(question: Any, answer: Any) -> None:
-    g = _digraph(question.graph.names, question.graph.edges)
+    g = _graph_of(question)
     expected: list[tuple[int, ...]] = []
     for c in question.causes:
         for e in question.effects:
             if c != e:
-                for p in nx.all_simple_paths(g, c, e):
-                    checkpoint()
-                    expected.append(tuple(p))
+                expected.extend(_simple_paths(g, c, e))
     got = [tuple(p) for p in answer.paths]
     _require(len(got) == len(set(got)), "a path is listed twice")
     _require(set(got) == set(expected),
@@ -76,89 +201,90 @@ def _check_paths(question: Any, answer: Any) -> None:
 
 # ---- BA ---------------------------------------------------------------------------
 
-def backdoor_valid(question: Any, z: set[int]) -> bool:
-    """The backdoor criterion, recomputed with networkx."""
-    g = _digraph(question.graph.names, question.graph.edges)
-    ends = set(question.causes) | set(question.effects)
+def _valid(question: Any, g: _Adjacency, z: int) -> bool:
+    ends = _mask(question.causes) | _mask(question.effects)
     for c in question.causes:
-        if z & (nx.descendants(g, c) | {c} | ends):
+        if z & (g.descendants(c) | ends):
             return False
-        cut = g.copy()
-        cut.remove_edges_from(list(g.out_edges(c)))
-        for e in question.effects:
-            if not nx.is_d_separator(cut, {c}, {e}, z):
-                return False
+        if question.effects and not g.backdoor_graph(c).separated(c, _mask(question.effects), z):
+            return False
     return True
 
 
+def backdoor_valid(question: Any, z: set[int]) -> bool:
+    """The backdoor criterion, recomputed on the checker's own adjacency."""
+    return _valid(question, _graph_of(question), _mask(z))
+
+
 def _check_backdoor(question: Any, answer: Any) -> None:
-    _require(answer.needed == (not backdoor_valid(question, set())),
+    g = _graph_of(question)
+    _require(answer.needed == (not _valid(question, g, 0)),
              "the decision whether adjustment is needed is wrong")
     if not answer.minimal_sets:  # "no valid set exists": confirm by exhaustion
-        g = _digraph(question.graph.names, question.graph.edges)
-        banned = set(question.causes) | set(question.effects)
+        banned = _mask(question.causes) | _mask(question.effects)
         for c in question.causes:
-            banned |= nx.descendants(g, c)
-        allowed = [v for v in g.nodes if v not in banned]
+            banned |= g.descendants(c)
+        allowed = [v for v in range(len(g.parents)) if not banned >> v & 1]
         _require(len(allowed) <= 16, "too many variables to confirm that no valid set exists")
         for r in range(len(allowed) + 1):
             for combo in combinations(allowed, r):
                 checkpoint()
-                _require(not backdoor_valid(question, set(combo)),
+                _require(not _valid(question, g, _mask(combo)),
                          f"set {sorted(combo)} is valid but no valid set was returned")
     for mask in answer.minimal_sets:
         z = _members(mask)
-        _require(backdoor_valid(question, z), f"set {sorted(z)} is not valid")
+        _require(_valid(question, g, mask), f"set {sorted(z)} is not valid")
         for v in z:
-            _require(not backdoor_valid(question, z - {v}), f"set {sorted(z)} is not minimal")
-    parents: set[int] = set()
-    g = _digraph(question.graph.names, question.graph.edges)
+            _require(not _valid(question, g, mask & ~(1 << v)),
+                     f"set {sorted(z)} is not minimal")
+    parents = 0
     for c in question.causes:
-        parents |= set(g.predecessors(c))
-    parents -= set(question.causes) | set(question.effects)
-    _require(_members(answer.parents_set) == parents, "the parents set is wrong")
-    _require(answer.parents_set_valid == backdoor_valid(question, parents),
+        parents |= g.parents[c]
+    parents &= ~(_mask(question.causes) | _mask(question.effects))
+    _require(answer.parents_set == parents, "the parents set is wrong")
+    _require(answer.parents_set_valid == _valid(question, g, parents),
              "the verdict on the parents set is wrong")
 
 
-def _trail_open(g: nx.DiGraph, trail: tuple[int, ...], z: set[int]) -> bool:
-    anc_z = set(z)
-    for v in z:
-        anc_z |= nx.ancestors(g, v)
+def _trail_open(g: _Adjacency, trail: tuple[int, ...], z: int) -> bool:
+    anc_z = g.reach(z, g.parents)
     for a, b in pairwise(trail):
         if not (g.has_edge(a, b) or g.has_edge(b, a)):
             return False
     for i in range(1, len(trail) - 1):
         a, v, b = trail[i - 1], trail[i], trail[i + 1]
         collider = g.has_edge(a, v) and g.has_edge(b, v)
-        if collider and v not in anc_z:
+        if collider and not anc_z >> v & 1:
             return False
-        if not collider and v in z:
+        if not collider and z >> v & 1:
             return False
     return True
 
 
 def check_set_verdict(question: Any, z_mask: int, verdict: Any) -> None:
     """Confirm the solver's verdict on a proposed adjustment set ``z_mask``."""
+    g = _graph_of(question)
     z = _members(z_mask)
-    valid = backdoor_valid(question, z)
+    valid = _valid(question, g, z_mask)
     _require(verdict.valid == valid, f"verdict on {sorted(z)} should be valid={valid}")
     if valid:
         return
-    g = _digraph(question.graph.names, question.graph.edges)
     c, e = verdict.cause, verdict.effect
+    n = len(g.parents)
     if verdict.forbidden is not None:
         v = verdict.forbidden
         _require(v in z, "the forbidden member is not in the set")
-        ends = set(question.causes) | set(question.effects)
-        _require(v in ends or v in nx.descendants(g, c), "the member is not forbidden")
+        ends = _mask(question.causes) | _mask(question.effects)
+        _require(bool((ends | g.descendants(c)) >> v & 1),
+                 "the member is not forbidden")
         return
     trail = tuple(verdict.trail)
     _require(len(trail) >= 2 and trail[0] == c and trail[-1] == e, "trail has wrong ends")
+    _require(all(isinstance(v, int) and 0 <= v < n for v in trail),
+             "the trail names a node the graph lacks")
     _require(g.has_edge(trail[1], c), "the trail does not start with an edge into the cause")
-    cut = g.copy()
-    cut.remove_edges_from(list(g.out_edges(c)))
-    _require(_trail_open(cut, trail, z), "the trail is not open given the set")
+    _require(_trail_open(g.backdoor_graph(c), trail, z_mask),
+             "the trail is not open given the set")
 
 
 # ---- FI / CI ------------------------------------------------------------------------
@@ -199,17 +325,15 @@ def _check_values(question: Any, answer: Any, whatif: tuple[Any, ...]) -> None:
 # ---- IE ------------------------------------------------------------------------------
 
 def _check_intervention(question: Any, answer: Any) -> None:
-    g = _digraph(question.graph.names, question.graph.edges)
-    h = g.copy()
-    for step in question.interventions:
-        h.remove_edges_from(list(h.in_edges(step.node)))
+    g = _graph_of(question)
+    h = g.cut(into=_mask(step.node for step in question.interventions))
     a, b = question.source, question.target
     edge = question.kind.value == "edge"
 
-    def holds(graph: nx.DiGraph) -> bool:
+    def holds(graph: _Adjacency) -> bool:
         if edge:
             return graph.has_edge(a, b)
-        return a != b and nx.has_path(graph, a, b)
+        return a != b and bool(graph.reach(1 << a, graph.children) >> b & 1)
 
     after, before = holds(h), holds(g)
     _require(answer.yes == after, "the answer is wrong")
@@ -217,7 +341,10 @@ def _check_intervention(question: Any, answer: Any) -> None:
     _require(answer.kappa == int(before) - int(after), "kappa is wrong")
     if after:
         w = tuple(answer.witness)
+        n = len(g.parents)
         _require(len(w) >= 2 and w[0] == a and w[-1] == b, "witness has wrong ends")
+        _require(all(isinstance(v, int) and 0 <= v < n for v in w),
+                 "the witness names a node the graph lacks")
         _require(all(h.has_edge(x, y) for x, y in pairwise(w)),
                  "witness is not a directed path of the intervened graph")
 

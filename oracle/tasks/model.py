@@ -117,8 +117,17 @@ class TaskGraph:
         return TaskGraph(self.names, frozenset(e for e in self.edges if e[1] != node))
 
     def without_edges_out_of(self, node: int) -> TaskGraph:
-        """The graph with the outgoing edges of ``node`` removed (backdoor graph)."""
-        return TaskGraph(self.names, frozenset(e for e in self.edges if e[0] != node))
+        """The graph with the outgoing edges of ``node`` removed (backdoor graph); built once
+        per node (every candidate set of a BA question is judged on the same cut graphs)."""
+        cut = self._cut_out_of.get(node)
+        if cut is None:
+            cut = TaskGraph(self.names, frozenset(e for e in self.edges if e[0] != node))
+            self._cut_out_of[node] = cut
+        return cut
+
+    @cached_property
+    def _cut_out_of(self) -> dict[int, TaskGraph]:
+        return {}
 
     def mask_names(self, mask: int) -> tuple[str, ...]:
         return tuple(self.names[i] for i in bits(mask))

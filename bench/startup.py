@@ -24,8 +24,8 @@ import subprocess
 import sys
 import time
 
-HEAVY = ("numpy", "networkx", "z3", "pysat", "lark", "causal_oracle.oracle.check_cladder",
-         "causal_oracle.oracle.cladder.check")
+HEAVY = ("numpy", "networkx", "z3", "pysat", "lark", "causal_oracle.oracle.cladder.check",
+         "causal_oracle.oracle.clear.check")
 _REPORT = f"import sys, json; print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
 PREMISE = ("Suppose there is a closed system of 3 variables, A, B and C. All the statistical "
            "relations among these 3 variables are as follows: A correlates with C. B "

@@ -59,7 +59,6 @@ from causal_oracle.entry.registry import (
     Resource,
 )
 from causal_oracle.oracle.cladder.causes import classify, cpts_of
-from causal_oracle.oracle.cladder.check import check as independent_check
 from causal_oracle.oracle.cladder.explain import explain as explain_words
 from causal_oracle.oracle.cladder.model import CladderQuestion, shape_of
 from causal_oracle.oracle.cladder.solve import (
@@ -151,7 +150,7 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
 
     def check(self, question: CladderQuestion, solution: CladderSolution) -> CladderSolution:
         # the checker (numpy, networkx) loads on the first CLadder check, not at start-up
-        from causal_oracle.oracle.check_cladder import check as independent_check
+        from causal_oracle.oracle.cladder.check import check as independent_check
 
         independent_check(question, solution)
         return replace(solution, checked=True)

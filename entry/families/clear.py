@@ -28,7 +28,6 @@ from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle.budget import checkpoint
-from causal_oracle.oracle.clear import check as check_clear
 from causal_oracle.oracle.clear import tasks as solver
 from causal_oracle.oracle.clear.model import MixedGraph, QType, Question, Task, Walk
 from causal_oracle.oracle.errors import CertificateRejected, InputError
@@ -234,7 +233,7 @@ def interpret(q: Question, parsed: Any) -> Any:
 
 
 def _candidate_valid(q: Question, item: Any) -> bool:
-    from causal_oracle.oracle import check_clear  # networkx: loaded on first use
+    from causal_oracle.oracle.clear import check as check_clear  # networkx: on first use
 
     mine = solver.item_valid(q, item)
     theirs = check_clear.valid(q, item)
@@ -263,7 +262,7 @@ class Clear(Family[Question, solver.Solution]):
         return solver.solve(question)
 
     def check(self, question: Question, solution: solver.Solution) -> solver.Solution:
-        from causal_oracle.oracle import check_clear  # networkx: loaded on first use
+        from causal_oracle.oracle.clear import check as check_clear  # networkx: on first use
 
         ok, why = check_clear.check(question, solution.value)
         if not ok:

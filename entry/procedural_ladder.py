@@ -25,14 +25,16 @@ knob                  measured as
 ====================  ===========================================================
 ``min/max_rung``      the rung of the query type (1 associational, 2
                       interventional, 3 counterfactual)
-``query_types``       CLadder's query types: ``marginal``, ``correlation`` (rung 1),
-                      ``ate``, ``backadj`` (2), ``ett``, ``nde``, ``nie`` (3)
+``query_types``       CLadder's query types: ``marginal``, ``correlation``,
+                      ``exp_away`` (rung 1), ``ate``, ``backadj``, ``collider_bias``
+                      (2), ``ett``, ``nde``, ``nie`` (3)
 ``graphs``            CLadder's ten graph families
 ``min/max_margin``    the distance from the decision point (0 for an effect or a
                       difference, ½ for "more likely than … overall") to the nearest
                       end of the oracle's certified interval for the quantity;
-                      ``backadj`` has none (None) and a ``FIXED_LABEL`` cell none
-                      to speak of: only ``min_margin`` = 0 admits them
+                      ``backadj`` and ``collider_bias`` have none (None: the graph
+                      decides), a ``FIXED_LABEL`` cell none to speak of: only
+                      ``min_margin`` = 0 admits them
 ``stories``           ``commonsense`` (the benchmark's stories) and/or ``nonsense``
 ``balanced``          the yes/no label is drawn first, uniformly
 ====================  ===========================================================
@@ -111,8 +113,10 @@ NONSENSE = tuple(f"nonsense{i}" for i in range(10))
 STORY_KINDS = ("commonsense", "nonsense")
 
 #: the rung of each query type this generator writes
-RUNGS = {"marginal": 1, "correlation": 1, "ate": 2, "backadj": 2, "ett": 3, "nde": 3,
-         "nie": 3}
+RUNGS = {"marginal": 1, "correlation": 1, "exp_away": 1, "ate": 2, "backadj": 2,
+         "collider_bias": 2, "ett": 3, "nde": 3, "nie": 3}
+#: query types whose answer the graph decides: no number, no margin
+NO_MARGIN = ("backadj", "collider_bias")
 QUERY_TYPES = tuple(RUNGS)
 
 Term = tuple[str, tuple[str, ...]]  # (variable, the variables it is conditioned on)
@@ -130,6 +134,8 @@ TERMS: dict[str, dict[str, tuple[Term, ...]]] = {
             "diamond": _EFFECT, "fork": _EFFECT, "mediation": _EFFECT,
             "confounding": _ADJUST, "diamondcut": _ADJUST, "frontdoor": _FRONT},
     "backadj": {g: () for g in GRAPHS},
+    "exp_away": {"collision": (("X", ()), ("Y", ("X", "V3")))},
+    "collider_bias": {"collision": ()},  # written as the correlation given the collider
     "ett": {"arrowhead": _EFFECT, "chain": _EFFECT, "diamond": _EFFECT, "fork": _EFFECT,
             "mediation": _EFFECT,
             "diamondcut": (("V3", ("X",)), ("Y", ("X", "V3"))),
@@ -192,7 +198,7 @@ class LadderKnobs:
         return tuple((q, g) for q in dict.fromkeys(self.query_types)
                      if self.min_rung <= RUNGS[q] <= self.max_rung
                      for g in dict.fromkeys(self.graphs) if g in TERMS[q]
-                     and not (self.min_margin > 0 and (q == "backadj" or (q, g) in FIXED_LABEL))
+                     and not (self.min_margin > 0 and (q in NO_MARGIN or (q, g) in FIXED_LABEL))
                      and stories_for(g, self.stories, q)
                      and (target is None or FIXED_LABEL.get((q, g), target) == target))
 
@@ -230,7 +236,8 @@ def stories_for(graph: str, kinds: Sequence[str], query: str) -> tuple[str, ...]
         return words.get(f"{key.format(0)}") != words.get(f"{key.format(1)}")
 
     letters = [LETTERS[graph].get(v, v) for v, _ in GRAPHS[graph]]
-    keys = [f"{letter}{{}}_{kind}" for letter in letters for kind in ("noun", "wheresentence")]
+    keys = [f"{letter}{{}}_{kind}" for letter in letters
+            for kind in ("noun", "wheresentence", "wherepartial")]
     if query == "ett":
         keys.append("X{}_sentence_condition")
     return tuple(s for s in found if all(distinct(s, k) for k in keys))
@@ -258,6 +265,13 @@ class Words:
 
     def where(self, var: str, value: int) -> str:
         return self.get(var, f"{value}_wheresentence")
+
+    def where_all(self, fixed: dict[str, int]) -> str:
+        """Conditions as CLadder joins them: the first as a "where" sentence, the rest as
+        its partial ("those who are not pexu and are hwax")."""
+        first, *rest = fixed.items()
+        return " and ".join([self.where(*first),
+                             *(self.get(v, f"{x}_wherepartial") for v, x in rest)])
 
 
 def _cap(text: str) -> str:
@@ -312,6 +326,15 @@ def probability(names: tuple[str, ...], joint: Joint, event: dict[str, int],
     return mass({**given, **event}) / mass(given)
 
 
+def correlation(names: tuple[str, ...], joint: Joint, given: dict[str, int]) -> float:
+    """The correlation of X and Y given ``given`` (both binary)."""
+    px = probability(names, joint, {"X": 1}, given)
+    py = probability(names, joint, {"Y": 1}, given)
+    pxy = probability(names, joint, {"X": 1, "Y": 1}, given)
+    spread = (px * (1 - px) * py * (1 - py)) ** 0.5
+    return 0.0 if spread == 0 else (pxy - px * py) / spread
+
+
 def _percent(p: float) -> str:
     return f"{round(100 * p)}%"
 
@@ -325,6 +348,9 @@ def given_information(query: str, graph: str, words: Words, names: tuple[str, ..
         return (f"Method 1: We look at how {x} correlates with {y} case by case according to "
                 f"{stratum}. Method 2: We look directly at how {x} correlates with {y} in "
                 "general.")
+    if query == "collider_bias":
+        return (f"For {words.where('V3', 1)}, the correlation between {words.noun('X', 1)} "
+                f"and {words.noun('Y', 1)} is {correlation(names, joint, {'V3': 1}):.2f}.")
     if query == "correlation":
         return " ".join([
             f"The overall probability of {words.noun('X', 1)} is "
@@ -339,7 +365,7 @@ def given_information(query: str, graph: str, words: Words, names: tuple[str, ..
             continue
         for values in itertools.product((0, 1), repeat=len(cond)):
             fixed = dict(zip(cond, values, strict=True))
-            where = " and ".join(words.where(c, v) for c, v in fixed.items())
+            where = words.where_all(fixed)
             out.append(f"For {where}, the probability of {words.noun(var, 1)} is "
                        f"{_percent(probability(names, joint, {var: 1}, fixed))}.")
     return " ".join(out)
@@ -354,6 +380,12 @@ def question(query: str, graph: str, words: Words, positive: bool) -> str:
                 "overall?")
     if query == "correlation":
         return f"Is the chance of {y1} {'larger' if positive else 'smaller'} when observing {x1}?"
+    if query == "exp_away":
+        return (f"If we look at {words.where('V3', 1)}, does the chance of {y1} "
+                f"{'increase' if positive else 'decrease'} when {x1}?")
+    if query == "collider_bias":
+        return (f"If we look at {words.where('V3', 1)}, does it mean that {x1} "
+                f"{'affects' if positive else 'does not affect'} {y1}?")
     if query == "ate":
         return f"Will {x1} {'increase' if positive else 'decrease'} the chance of {y1}?"
     if query == "backadj":
@@ -376,7 +408,7 @@ def question(query: str, graph: str, words: Words, positive: bool) -> str:
 
 def margin(query: str, bounds: Sequence[str] | None) -> float | None:
     """The distance of the certified interval from the decision point (None: no interval)."""
-    if query == "backadj" or not bounds:
+    if query in NO_MARGIN or not bounds:
         return None
     lo, hi = (Fraction(b) for b in bounds)
     point = Fraction(1, 2) if query == "marginal" else Fraction(0)
@@ -457,5 +489,6 @@ def _search(knobs: LadderKnobs, query: str, graph: str, target: str | None,
                      f"{MAX_DRAWS} draws (min_margin/max_margin, stories): {knobs}")
 
 
-__all__ = ["FIXED_LABEL", "GRAPHS", "MAX_DRAWS", "NOT_IDENTIFIED", "QUERY_TYPES", "RUNGS",
+__all__ = ["FIXED_LABEL", "GRAPHS", "MAX_DRAWS", "NOT_IDENTIFIED", "NO_MARGIN", "QUERY_TYPES",
+           "RUNGS",
            "STORIES", "TERMS", "LadderKnobs", "draw", "probe"]

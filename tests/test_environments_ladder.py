@@ -22,6 +22,7 @@ from causal_oracle.entry import InputError, default
 from causal_oracle.entry.procedural_ladder import (
     FIXED_LABEL,
     GRAPHS,
+    NO_MARGIN,
     QUERY_TYPES,
     RUNGS,
     LadderKnobs,
@@ -89,6 +90,9 @@ def test_answers_match_the_printed_numbers(items: list[dict[str, Any]]) -> None:
         d = e["metadata"]["difficulty"]
         one_term = d["query_type"] in ("ate", "ett") and d["graph"] in (
             "chain", "fork", "mediation", "diamond", "arrowhead")
+        if d["query_type"] == "collider_bias":  # X never causes Y in a collision graph
+            assert e["answer"] == ("no" if d["polarity"] == "positive" else "yes")
+            continue
         if d["query_type"] not in ("marginal", "correlation") and not one_term:
             continue
         if d["margin"] < 0.02:
@@ -121,11 +125,11 @@ def test_knobs_change_the_measured_quantities() -> None:
 
     narrow = measured(max_margin=0.05)
     wide = measured(min_margin=0.3)
-    # backdoor-adjustment questions have no margin (None): only min_margin 0 admits them
+    # questions the graph decides have no margin (None): only min_margin 0 admits them
     assert all(x["margin"] <= 0.05 for x in narrow if x["margin"] is not None)
-    assert all(x["query_type"] == "backadj" or (x["query_type"], x["graph"]) in FIXED_LABEL
+    assert all(x["query_type"] in NO_MARGIN or (x["query_type"], x["graph"]) in FIXED_LABEL
                for x in narrow if x["margin"] is None)
-    assert all(x["margin"] >= 0.3 and x["query_type"] != "backadj" for x in wide)
+    assert all(x["margin"] >= 0.3 and x["query_type"] not in NO_MARGIN for x in wide)
     assert statistics.mean(x["margin"] for x in wide) > \
         statistics.mean(x["margin"] for x in narrow if x["margin"] is not None) + 0.25
     assert {x["rung"] for x in measured(min_rung=3)} == {3}

@@ -27,14 +27,14 @@ knob                  measured as
                       interventional, 3 counterfactual)
 ``query_types``       CLadder's query types: ``marginal``, ``correlation``,
                       ``exp_away`` (rung 1), ``ate``, ``backadj``, ``collider_bias``
-                      (2), ``ett``, ``nde``, ``nie`` (3)
+                      (2), ``ett``, ``nde``, ``nie``, ``det-counterfactual`` (3)
 ``graphs``            CLadder's ten graph families
 ``min/max_margin``    the distance from the decision point (0 for an effect or a
                       difference, ½ for "more likely than … overall") to the nearest
                       end of the oracle's certified interval for the quantity;
-                      ``backadj`` and ``collider_bias`` have none (None: the graph
-                      decides), a ``FIXED_LABEL`` cell none to speak of: only
-                      ``min_margin`` = 0 admits them
+                      ``NO_MARGIN`` types have none (None: the graph or the stated
+                      mechanisms decide), a ``FIXED_LABEL`` cell none to speak of:
+                      only ``min_margin`` = 0 admits them
 ``stories``           ``commonsense`` (the benchmark's stories) and/or ``nonsense``
 ``balanced``          the yes/no label is drawn first, uniformly
 ====================  ===========================================================
@@ -114,9 +114,10 @@ STORY_KINDS = ("commonsense", "nonsense")
 
 #: the rung of each query type this generator writes
 RUNGS = {"marginal": 1, "correlation": 1, "exp_away": 1, "ate": 2, "backadj": 2,
-         "collider_bias": 2, "ett": 3, "nde": 3, "nie": 3}
-#: query types whose answer the graph decides: no number, no margin
-NO_MARGIN = ("backadj", "collider_bias")
+         "collider_bias": 2, "ett": 3, "nde": 3, "nie": 3, "det-counterfactual": 3}
+#: query types whose answer no printed number decides (the graph or the mechanisms do):
+#: no margin
+NO_MARGIN = ("backadj", "collider_bias", "det-counterfactual")
 QUERY_TYPES = tuple(RUNGS)
 
 Term = tuple[str, tuple[str, ...]]  # (variable, the variables it is conditioned on)
@@ -136,6 +137,8 @@ TERMS: dict[str, dict[str, tuple[Term, ...]]] = {
     "backadj": {g: () for g in GRAPHS},
     "exp_away": {"collision": (("X", ()), ("Y", ("X", "V3")))},
     "collider_bias": {"collision": ()},  # written as the correlation given the collider
+    # written as deterministic mechanisms and observed roots (``mechanisms``)
+    "det-counterfactual": {g: () for g in GRAPHS if g != "collision"},
     "ett": {"arrowhead": _EFFECT, "chain": _EFFECT, "diamond": _EFFECT, "fork": _EFFECT,
             "mediation": _EFFECT,
             "diamondcut": (("V3", ("X",)), ("Y", ("X", "V3"))),
@@ -371,7 +374,28 @@ def given_information(query: str, graph: str, words: Words, names: tuple[str, ..
     return " ".join(out)
 
 
-def question(query: str, graph: str, words: Words, positive: bool) -> str:
+def mechanisms(graph: str, words: Words, rng: random.Random) -> tuple[str, int]:
+    """A deterministic model in CLadder's words — each variable but the roots set by its
+    parents ("A causes B", "A or B causes C", "A and B causes C", each literal a value's
+    noun), every root but X observed ("We observed …") — and a random value of X to
+    change (the question's "instead of")."""
+    nodes = GRAPHS[graph]
+    laws = []
+    for var, parents in nodes:
+        if not parents:
+            continue
+        joined = f" {rng.choice(('and', 'or'))} ".join(
+            words.noun(p, rng.randint(0, 1)) for p in parents)
+        laws.append(f"{joined} causes {words.noun(var, rng.randint(0, 1))}")
+    seen = [words.get(var, f"{rng.randint(0, 1)}_sentence") for var, parents in nodes
+            if not parents and var != "X"]
+    text = f"We know that {laws[0]}." + "".join(f" {law}." for law in laws[1:])
+    if seen:
+        text += f" We observed {' and '.join(seen)}."
+    return text, rng.randint(0, 1)
+
+
+def question(query: str, graph: str, words: Words, positive: bool, changed: int = 0) -> str:
     """The question in CLadder's template; ``positive`` picks the polarity word
     (increase/larger/more/positively) — the other flips the answer."""
     x1, y1 = words.noun("X", 1), words.noun("Y", 1)
@@ -396,6 +420,10 @@ def question(query: str, graph: str, words: Words, positive: bool) -> str:
         condition = words.get("X", "0_sentence_condition").split(" instead of ")[0]
         return (f"For {words.where('X', 1)}, would it be {'more' if positive else 'less'} "
                 f"likely to see {y1} {condition}?")
+    if query == "det-counterfactual":
+        outcome = words.get("Y", f"{int(positive)}_sentence")
+        return (f"Would {outcome} if {words.noun('X', changed)} instead of "
+                f"{words.noun('X', 1 - changed)}?")
     sign = "positively" if positive else "negatively"
     mediator = words.name(MEDIATOR[graph])
     if query == "nde":
@@ -451,10 +479,14 @@ def _search(knobs: LadderKnobs, query: str, graph: str, target: str | None,
         words = Words(story(name), LETTERS[graph])
         names, joint = model(graph, rng)
         positive = rng.random() < 0.5
+        changed = 0
         try:
-            given = given_information(query, graph, words, names, joint)
+            if query == "det-counterfactual":
+                given, changed = mechanisms(graph, words, rng)
+            else:
+                given = given_information(query, graph, words, names, joint)
             head = f"{background(graph, words)} {given}"
-            text = f"{head} {question(query, graph, words, positive)}"
+            text = f"{head} {question(query, graph, words, positive, changed)}"
             answer = service.answer(text, "CLadder", explain=False)
         except InputError:
             continue  # a story lacking a phrase, or text the oracle cannot read: redraw
@@ -464,7 +496,7 @@ def _search(knobs: LadderKnobs, query: str, graph: str, target: str | None,
             continue  # the printed numbers do not decide it, or the text reads two ways
         if target is not None and verdict != target:
             positive = not positive  # the other polarity word flips the answer
-            text = f"{head} {question(query, graph, words, positive)}"
+            text = f"{head} {question(query, graph, words, positive, changed)}"
             try:
                 answer = service.answer(text, "CLadder", explain=False)
             except InputError:

@@ -106,6 +106,52 @@ def test_answers_match_the_printed_numbers(items: list[dict[str, Any]]) -> None:
     assert checked > 40
 
 
+def _literal(text: str) -> tuple[str, bool]:
+    """A nonsense story's literal: "zory" / "not zory" / "an individual is (not) zory"."""
+    for lead in ("an individual is ", "the individual is "):
+        text = text.removeprefix(lead)
+    return (text[4:], False) if text.startswith("not ") else (text, True)
+
+
+def _det_answer(item: str) -> str:
+    """A nonsense deterministic counterfactual, evaluated with this file's own reading."""
+    given = item.split("We know that ", 1)[1]
+    laws, _, rest = given.partition(" We observed ")
+    observed, _, asked = rest.partition(" Would ") if rest else ("", "", "")
+    if not asked:
+        laws, _, asked = laws.partition(" Would ")
+    values: dict[str, bool] = {}
+    for part in observed.rstrip(".").split(" and ") if observed else []:
+        name, value = _literal(part.strip())
+        values[name] = value
+    outcome, _, change = asked.rstrip("?").partition(" if ")
+    new, _, _ = change.partition(" instead of ")
+    cause, value = _literal(new)
+    values[cause] = value
+    rules = [law.strip().rstrip(".") for law in laws.split(". ") if law.strip()]
+    for _ in rules:  # in order of the graph: each law once all its causes are known
+        for law in rules:
+            causes, _, effect = law.partition(" causes ")
+            joiner = " and " if " and " in causes else " or "
+            literals = [_literal(c) for c in causes.split(joiner)]
+            name, polarity = _literal(effect)
+            if name in values:  # known: observed, the changed cause, or set already
+                continue
+            if all(n in values for n, _ in literals):
+                held = [values[n] == v for n, v in literals]
+                fired = all(held) if joiner == " and " else any(held)
+                values[name] = fired == polarity
+    name, polarity = _literal(outcome)
+    return "yes" if values[name] == polarity else "no"
+
+
+def test_deterministic_counterfactuals_follow_the_stated_mechanisms() -> None:
+    data = LadderDataset(LadderConfig(size=60, seed=4, query_types=("det-counterfactual",),
+                                      stories=("nonsense",)))
+    for e in data:
+        assert e["answer"] == _det_answer(e["metadata"]["item"]), e["question"]
+
+
 def test_every_rung_query_type_and_graph_is_drawn(items: list[dict[str, Any]]) -> None:
     d = [e["metadata"]["difficulty"] for e in items]
     assert {x["rung"] for x in d} == {1, 2, 3}

@@ -6,7 +6,8 @@ causation about small Bernoulli models over ten graph families, each told as a *
 drawn as the benchmark's generator draws it:
 
 1. a graph family and a story that tells it (``parser/cladder_stories``: the benchmark's
-   own vocabulary; the ten ``nonsense`` stories tell every family), the background
+   own vocabulary; the ten ``nonsense`` stories tell every family; an anti-commonsense
+   variant replaces X or Y by an unrelated attribute), the background
    written in CLadder's words ("X has a direct effect on Y and Z.", "V is unobserved.");
 2. a random model — a probability for each variable given each value of its parents —
    and the quantities CLadder states for the query (``TERMS``: the benchmark's own
@@ -35,7 +36,9 @@ knob                  measured as
                       ``NO_MARGIN`` types have none (None: the graph or the stated
                       mechanisms decide), a ``FIXED_LABEL`` cell none to speak of:
                       only ``min_margin`` = 0 admits them
-``stories``           ``commonsense`` (the benchmark's stories) and/or ``nonsense``
+``stories``           ``commonsense`` (the benchmark's stories), ``nonsense``, and
+                      ``anticommonsense`` (a story with X or Y replaced by an
+                      unrelated attribute of its subject, as the benchmark does)
 ``balanced``          the yes/no label is drawn first, uniformly
 ====================  ===========================================================
 
@@ -55,6 +58,7 @@ no model can change (``FIXED_LABEL``) are drawn only for that label.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -110,7 +114,7 @@ STORIES: dict[str, str] = {
     "smoking_tar_cancer": "chain", "tax_smoke_birthWeight": "IV", "vaccine_kills": "diamond",
     "water_cholera": "IV"}
 NONSENSE = tuple(f"nonsense{i}" for i in range(10))
-STORY_KINDS = ("commonsense", "nonsense")
+STORY_KINDS = ("commonsense", "nonsense", "anticommonsense")
 
 #: the rung of each query type this generator writes
 RUNGS = {"marginal": 1, "correlation": 1, "exp_away": 1, "ate": 2, "backadj": 2,
@@ -174,7 +178,7 @@ class LadderKnobs:
     graphs: tuple[str, ...] = tuple(GRAPHS)
     min_margin: float = 0.0
     max_margin: float = 1.0
-    stories: tuple[str, ...] = STORY_KINDS
+    stories: tuple[str, ...] = ("commonsense", "nonsense")
     balanced: bool = True
 
     def validate(self) -> None:
@@ -208,42 +212,71 @@ class LadderKnobs:
 
 # ---- the story ----------------------------------------------------------------------------
 
-def _vocabulary() -> dict[str, dict[str, Any]]:
-    import json
-    stories: dict[str, dict[str, Any]] = json.loads(
-        (FOLDER / "vocabulary.json").read_text(encoding="utf-8"))["stories"]
-    return stories
+_DATA: dict[str, Any] = {}
+
+#: a story variant: (story, the replaced variable's letter or "", the attribute or "")
+Variant = tuple[str, str, str]
 
 
-_STORIES: dict[str, dict[str, Any]] = {}
+def _data() -> dict[str, Any]:
+    if not _DATA:
+        _DATA.update(json.loads((FOLDER / "vocabulary.json").read_text(encoding="utf-8")))
+    return _DATA
 
 
-def story(name: str) -> dict[str, Any]:
-    """The story file ``name``'s phrases (loaded once)."""
-    if not _STORIES:
-        _STORIES.update(_vocabulary())
-    return _STORIES[name]
+def story(variant: Variant | str) -> dict[str, Any]:
+    """A story variant's phrases: the story file's, with an anti-commonsense variant's
+    replaced variable written for the story's subject (``{subject}``, ``{plural}``) as
+    the benchmark's generator writes it."""
+    name, letter, choice = (variant, "", "") if isinstance(variant, str) else variant
+    phrases = dict(_data()["stories"][name])
+    if letter:
+        anti = _data()["anticommonsense"]
+        subject = str(phrases[f"{letter}subject"])
+        plural = anti["plurals"].get(subject, f"{subject}s")
+        for key, template in anti["variables"][letter][choice].items():
+            if key in phrases:
+                phrases[key] = template.replace("{subject}", subject).replace("{plural}",
+                                                                             plural)
+    return phrases
 
 
-def stories_for(graph: str, kinds: Sequence[str], query: str) -> tuple[str, ...]:
-    """The stories of ``kinds`` that tell ``graph`` and can ask ``query``: a story whose
-    file gives a variable's two values the same words (``firing_employee`` does, for the
-    CEO and for the manager's counterfactual) would make an ambiguous text."""
-    found: list[str] = []
+def _variants(names: Sequence[str]) -> list[Variant]:
+    """Every anti-commonsense variant of ``names``: X or Y replaced by an attribute the
+    benchmark lists for the story's subject."""
+    anti = _data()["anticommonsense"]
+    out = []
+    for name in names:
+        for letter in sorted(anti["variables"]):
+            subject = _data()["stories"][name].get(f"{letter}subject")
+            for choice in anti["subjects"].get(letter, {}).get(subject, ()):
+                out.append((name, letter, choice))
+    return out
+
+
+def stories_for(graph: str, kinds: Sequence[str], query: str) -> tuple[Variant, ...]:
+    """The story variants of ``kinds`` that tell ``graph`` and can ask ``query``: a story
+    whose file gives a variable's two values the same words (``firing_employee`` does,
+    for the CEO and for the manager's counterfactual) would make an ambiguous text."""
+    common = [s for s, g in STORIES.items() if g == graph]
+    found: list[Variant] = []
     if "commonsense" in kinds:
-        found += [s for s, g in STORIES.items() if g == graph]
+        found += [(s, "", "") for s in common]
     if "nonsense" in kinds:
-        found += NONSENSE
-    def distinct(name: str, key: str) -> bool:
-        words = story(name)
-        return words.get(f"{key.format(0)}") != words.get(f"{key.format(1)}")
+        found += [(s, "", "") for s in NONSENSE]
+    if "anticommonsense" in kinds:
+        found += _variants(common)
+
+    def distinct(variant: Variant, key: str) -> bool:
+        words = story(variant)
+        return words.get(key.format(0)) != words.get(key.format(1))
 
     letters = [LETTERS[graph].get(v, v) for v, _ in GRAPHS[graph]]
     keys = [f"{letter}{{}}_{kind}" for letter in letters
             for kind in ("noun", "wheresentence", "wherepartial")]
     if query == "ett":
         keys.append("X{}_sentence_condition")
-    return tuple(s for s in found if all(distinct(s, k) for k in keys))
+    return tuple(v for v in found if all(distinct(v, k) for k in keys))
 
 
 @dataclass(frozen=True)
@@ -475,8 +508,8 @@ def _search(knobs: LadderKnobs, query: str, graph: str, target: str | None,
             rng: random.Random, service: Service) -> dict[str, Any]:
     tellers = stories_for(graph, knobs.stories, query)
     for _ in range(MAX_DRAWS):
-        name = rng.choice(tellers)
-        words = Words(story(name), LETTERS[graph])
+        variant = rng.choice(tellers)
+        words = Words(story(variant), LETTERS[graph])
         names, joint = model(graph, rng)
         positive = rng.random() < 0.5
         changed = 0
@@ -512,8 +545,9 @@ def _search(knobs: LadderKnobs, query: str, graph: str, target: str | None,
                 "item": text, "task": "CLadder",
                 "difficulty": {"rung": RUNGS[query], "query_type": query, "graph": graph,
                                "margin": None if found is None else round(found, 6),
-                               "story": name,
-                               "nonsense": name in NONSENSE,
+                               "story": variant[0],
+                               "nonsense": variant[0] in NONSENSE,
+                               "anticommonsense": variant[2] or None,
                                "identification": data.get("identification"),
                                "polarity": "positive" if positive else "negative"}}
     wanted = "" if target is None else f" answered {target!r}"

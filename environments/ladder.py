@@ -62,7 +62,7 @@ if HAVE_REASONING_GYM:
     class LadderCurriculum(BaseCurriculum):  # type: ignore[misc]
         """Levels of the measured knobs: rungs (1 → 1–3), graphs (the three-node
         families → all ten), the margin from the decision point (wide → narrow) and the
-        stories (commonsense → nonsense too)."""
+        stories (commonsense → nonsense → anti-commonsense too)."""
 
         def __init__(self) -> None:
             super().__init__(LadderCurriculum.__name__, LadderConfig)
@@ -82,7 +82,8 @@ if HAVE_REASONING_GYM:
                     levels=[1.0, 0.3, 0.1, 0.05]),
                 ScalarAttributeDefinition(
                     name="stories", field_name="stories", description="the stories told",
-                    levels=[("commonsense",), ("commonsense", "nonsense")]),
+                    levels=[("commonsense",), ("commonsense", "nonsense"),
+                            ("commonsense", "nonsense", "anticommonsense")]),
             )
 else:  # pragma: no cover - without reasoning-gym there is no curriculum machinery
     LadderCurriculum = None  # type: ignore[assignment,misc]

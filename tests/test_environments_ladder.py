@@ -65,7 +65,8 @@ def test_reasoning_gym_factory_is_deterministic_and_certified(rg: Any) -> None:
 
 
 def test_the_answer_is_the_oracles_for_the_text(items: list[dict[str, Any]]) -> None:
-    for e in items[:60]:
+    anti = list(LadderDataset(LadderConfig(size=30, seed=8, stories=("anticommonsense",))))
+    for e in items[:60] + anti:
         meta = e["metadata"]
         assert e["question"] == f"{meta['item']}\nAnswer yes or no."
         answer = default().answer(meta["item"])
@@ -183,6 +184,10 @@ def test_knobs_change_the_measured_quantities() -> None:
     assert {x["query_type"] for x in measured(query_types=("ate", "nie"))} == {"ate", "nie"}
     assert not any(x["nonsense"] for x in measured(stories=("commonsense",)))
     assert all(x["nonsense"] for x in measured(stories=("nonsense",)))
+    anti = measured(stories=("anticommonsense",))
+    assert all(x["anticommonsense"] and not x["nonsense"] for x in anti)
+    assert len({x["anticommonsense"] for x in anti}) > 5
+    assert not any(x["anticommonsense"] for x in measured())  # not drawn unless asked
     unbalanced = [e["answer"] for e in LadderDataset(LadderConfig(
         size=40, seed=3, query_types=("correlation",), graphs=("collision",),
         balanced=False))]
@@ -234,4 +239,5 @@ def test_the_curriculum_moves_the_measured_knobs(rg: Any) -> None:
     assert {x["rung"] for x in easy} < {x["rung"] for x in hard} == {1, 2, 3}
     assert len({x["graph"] for x in hard}) > len({x["graph"] for x in easy})
     assert not any(x["nonsense"] for x in easy) and any(x["nonsense"] for x in hard)
+    assert any(x["anticommonsense"] for x in hard)
     assert max(x["margin"] or 0 for x in hard) <= 0.05 < max(x["margin"] or 0 for x in easy)

@@ -45,7 +45,8 @@ def items() -> list[dict[str, Any]]:
     return list(LadderDataset(LadderConfig(size=200, seed=1)))
 
 
-@pytest.mark.parametrize("module", ["causal_oracle.entry.procedural_ladder",
+@pytest.mark.parametrize("module", ["causal_oracle.entry.ladder_wording",
+                                    "causal_oracle.entry.procedural_ladder",
                                     "causal_oracle.environments.ladder"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))

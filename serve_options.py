@@ -16,7 +16,12 @@ import math
 from collections.abc import Callable
 
 from causal_oracle.entry.limits import DEFAULT_BUDGET_S as DEFAULT_SOLVER_BUDGET_S
-from causal_oracle.entry.limits import DEFAULT_CACHE_ITEMS, SERVER_STATEMENTS, SERVER_TEXT_BYTES
+from causal_oracle.entry.limits import (
+    DEFAULT_CACHE_ITEMS,
+    REWARD_CAP_S,
+    SERVER_STATEMENTS,
+    SERVER_TEXT_BYTES,
+)
 
 DEFAULT_PORT = 50051
 DEFAULT_GRACE_S = 10.0  # seconds calls in flight get at shutdown
@@ -90,6 +95,10 @@ def add_http_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--http-port", type=_int_in(0, 65535), default=None,
                    help="also (or, without --port, only) serve the HTTP/JSON reward endpoint "
                         "on this port (needs the rl extra)")
+    p.add_argument("--reward-cap", type=_seconds(0.0, zero=False), default=REWARD_CAP_S,
+                   help=f"hard cap per reward sample over HTTP, in seconds: a sample past it "
+                        f"gets no reward (valid false, status timeout), never 0 (default "
+                        f"{REWARD_CAP_S:g}; the solver budget inside it is at most 80 %%)")
 
 
 def grpc_port(args: argparse.Namespace) -> int | None:

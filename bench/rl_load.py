@@ -1,17 +1,21 @@
 """Reward load as a GRPO trainer applies it: steps of 64 prompts × 8 completions.
 
-Each step draws 64 fresh Corr2Cause prompts (``causal_corr2cause``, 4–6 variables,
-balanced labels, so every step solves new questions) and 8 completions per prompt, half
-of them adversarial: the right answer, the wrong one, a long reasoning then the answer,
-a very long completion (over the 256 KiB reply limit), a degenerate repetition, unicode
-noise, an empty string, and a markdown answer line.  A step is scored
+Each step draws 64 fresh prompts from every procedural family (16 each of
+``causal_corr2cause``, ``causal_cibench``, ``causal_graph`` — CLEAR — and
+``causal_ladder`` — CLadder —, a new seed every step, so every step solves new questions)
+and 8 completions per prompt, most of them adversarial: the right answer, a wrong one, a
+long reasoning then the answer, a completion of exactly 256 KiB (the reply limit: scored)
+or one byte over it (refused: no reward), an empty string, junk unicode (emoji,
+right-to-left override, combining marks), a fake premise (the reply restates another
+question and answers that), and a degenerate "Yes No" repetition.  A step is scored
 
-* in-process: ``trl_reward`` on a ``Scorer`` with worker processes (the hard cap), and
+* in-process: ``Scorer.score_many`` with worker processes (what ``trl_reward`` calls), and
 * over HTTP: ``POST /get_reward`` (OpenRLHF's shape) to ``causal-oracle serve
-  --http-port`` on 127.0.0.1;
+  --http-port 0 --reward-cap CAP`` on 127.0.0.1;
 
-and reported as p50 / p99 seconds per step, the largest per-sample time against the
-per-sample cap, the rewards by status, and the ratio to a reference measured in the same
+and reported as p50 / p99 seconds per step against the target (p99 ≤ 1 s), the largest
+per-sample time against the per-sample cap, the samples past the cap (status
+``timeout``), the rewards by status, and the ratio to a reference measured in the same
 run: JSON-encoding and decoding the step's OpenRLHF payload (the least any HTTP reward
 call costs).
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import re
 import statistics
 import subprocess
@@ -30,32 +35,44 @@ import time
 from collections import Counter
 from typing import Any
 
-from causal_oracle.environments import Corr2CauseConfig, Corr2CauseDataset
+from causal_oracle.environments import create
 from causal_oracle.rewards import RewardConfig, Sample, Scorer
 
 PROMPTS, GROUP = 64, 8
+TARGET_P99_S = 1.0  # seconds per 512-completion step, on 2 cores
+FAMILIES = ("causal_corr2cause", "causal_cibench", "causal_graph", "causal_ladder")
+LIMIT = RewardConfig().text_bytes  # 256 KiB: the reply limit
+FAKE = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
+        "statistical relations among these 2 variables are as follows: A correlates with B.\n"
+        "Hypothesis: B directly causes A.\nThat premise settles it: ")
+YES_NO = {"yes": "no", "no": "yes", "Yes": "No", "No": "Yes", "Yes.": "No.", "No.": "Yes."}
 
 
-def completions(answer: str, index: int) -> list[str]:
-    wrong = "No" if answer == "Yes" else "Yes"
+def completions(answer: str, other: str, index: int) -> list[str]:
+    """The 8 completions of one prompt; ``other`` is another item's answer (a wrong answer
+    of the right kind where the answer is not yes/no)."""
+    wrong = YES_NO.get(answer, other if other != answer else "none")
+    size = LIMIT + (index % 2)  # exactly the limit (scored), or one byte over (refused)
+    tail = f"\nAnswer: {answer}"
     return [
         answer,
         wrong,
-        "Let me reason about the equivalence class. " * 40 + f"\n**Answer:** {answer}",
-        "The skeleton is " + "A-B, " * 60_000 + answer,  # ~360 KB: over the reply limit
-        "Yes No " * 5_000,  # degenerate: both verdicts, over and over
-        "🤔\u202e\u0301" * 2_000 + "ꙮ" * 500,  # emoji, right-to-left override, combining marks
+        "Let me reason about the graph step by step. " * 40 + f"\n**Answer:** {answer}",
+        "x" * (size - len(tail)) + tail,
         "",
-        f"<think>{'hmm ' * 200}</think>\nAnswer: {answer if index % 2 else wrong}",
+        "🤔\u202e\u0301" * 2_000 + "ꙮ" * 500,
+        FAKE + (wrong if index % 2 else answer),
+        "Yes No " * 5_000,
     ]
 
 
 def step_data(step: int) -> tuple[list[str], list[str]]:
-    data = Corr2CauseDataset(Corr2CauseConfig(size=PROMPTS, seed=10_000 * (step + 1),
-                                              min_nodes=4, max_nodes=6, balanced=True))
+    entries = [e for name in FAMILIES
+               for e in create(name, size=PROMPTS // len(FAMILIES), seed=10_000 * (step + 1))]
     prompts, replies = [], []
-    for i, entry in enumerate(data):
-        for reply in completions(entry["answer"], i):
+    for i, entry in enumerate(entries):
+        other = entries[(i + 1) % len(entries)]["answer"]
+        for reply in completions(entry["answer"], other, i):
             prompts.append(entry["question"])
             replies.append(reply)
     return prompts, replies
@@ -66,10 +83,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def start_http(workers: int, budget: float) -> tuple[subprocess.Popen[str], int]:
+def start_http(workers: int, cap: float) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen([sys.executable, "-m", "causal_oracle.clients.cli", "serve",
                              "--http-port", "0", "--workers", str(workers),
-                             "--solver-budget", str(budget)],
+                             "--reward-cap", str(cap)],
                             stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -87,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import httpx
 
+    logging.getLogger("causal_oracle.rewards").setLevel(logging.ERROR)  # 1 line per refusal
+
     steps = [step_data(s) for s in range(args.steps + 1)]  # step 0 warms the workers up
-    budget = max(0.1, args.cap - 2.0)
     results: dict[str, Any] = {}
 
     reference = []
@@ -99,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         json.loads(json.dumps(payload))
         reference.append(time.perf_counter() - start)
 
-    with Scorer(RewardConfig(workers=args.workers, cap_s=args.cap, budget_s=budget)) as scorer:
+    with Scorer(RewardConfig.within(args.cap, workers=args.workers)) as scorer:
         times, statuses, slowest = [], Counter(), 0.0
         for n, (prompts, replies) in enumerate(steps):
             start = time.perf_counter()
@@ -111,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 slowest = max(slowest, max(r.seconds for r in out))
         results["in-process"] = (times, statuses, slowest, scorer.replaced)
 
-    proc, port = start_http(args.workers, budget)
+    proc, port = start_http(args.workers, args.cap)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600) as client:
             times, statuses = [], Counter()
@@ -122,31 +140,39 @@ def main(argv: list[str] | None = None) -> int:
                 body = json.loads(client.post("/get_reward", json=payload).text)
                 if n:
                     times.append(time.perf_counter() - start)
-                    statuses.update("no reward" if v != v else str(v) for v in body["rewards"])
+                    statuses.update(str(v) if ok else "timeout" if "hard cap" in why
+                                    else "no reward"
+                                    for v, ok, why in zip(body["rewards"], body["valid"],
+                                                          body["reasons"], strict=True))
             results["HTTP /get_reward"] = (times, statuses, None, None)
     finally:
         proc.terminate()
         proc.wait(30)
 
     ref = statistics.median(reference)
-    print(f"{args.steps} steps of {PROMPTS} prompts x {GROUP} completions, {args.workers} "
-          f"worker(s), cap {args.cap:g} s per sample; reference (JSON round trip of a step's "
-          f"payload) p50 {ref * 1000:.1f} ms")
-    print("| path | p50 s/step | p99 s/step | p50 / reference | samples/s | largest sample s "
-          "| workers replaced | rewards |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    print(f"{args.steps} steps of {PROMPTS} prompts ({', '.join(FAMILIES)}) x {GROUP} "
+          f"completions, {args.workers} worker(s), cap {args.cap:g} s per sample; reference "
+          f"(JSON round trip of a step's payload) p50 {ref * 1000:.1f} ms; target p99 <= "
+          f"{TARGET_P99_S:g} s per step")
+    print("| path | p50 s/step | p99 s/step | p50 / reference | p99 / reference | samples/s "
+          "| largest sample s | past the cap | rewards |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    failed = False
     for name, (times, statuses, slowest, replaced) in results.items():
         p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
-        print(f"| {name} | {p50:.3f} | {p99:.3f} | {p50 / ref:.0f}x | "
+        past = statuses.get("timeout", 0)
+        print(f"| {name} | {p50:.3f} | {p99:.3f} | {p50 / ref:.0f}x | {p99 / ref:.0f}x | "
               f"{PROMPTS * GROUP / p50:,.0f} | "
               f"{'—' if slowest is None else f'{slowest:.3f}'} | "
-              f"{'—' if replaced is None else replaced} | "
+              f"{past}{'' if replaced is None else f' ({replaced} replaced)'} | "
               f"{', '.join(f'{k} {v}' for k, v in sorted(statuses.items()))} |")
-        if slowest is not None and slowest > args.cap:
-            print(f"FAIL: a sample took {slowest:.3f} s, over the cap", file=sys.stderr)
-            return 1
-    return 0
-
+        if p99 > TARGET_P99_S:
+            print(f"MISS: {name} p99 {p99:.3f} s per step is over the {TARGET_P99_S:g} s "
+                  "target", file=sys.stderr)
+        if past or (slowest is not None and slowest > args.cap):
+            print(f"FAIL: {name}: a sample ran past the cap", file=sys.stderr)
+            failed = True
+    return 1 if failed else 0
 
 if __name__ == "__main__":
     sys.exit(main())

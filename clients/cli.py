@@ -15,6 +15,7 @@ atomically, never over an input (``clients/outputs.py``).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -216,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cli.add_cli_command(sub)
     lm_eval_export.add_cli_commands(sub)
     generate.add_cli_command(sub)
+    importlib.import_module("causal_oracle.clients.rescore").add_cli_command(sub)
     try:
         from causal_oracle.clients import evaluate
     except ImportError:

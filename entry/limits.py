@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from causal_oracle.oracle.equivalence import MAX_VARIABLES
 
 DEFAULT_BUDGET_S = 60.0  # per item, in-process and in the server alike
+REWARD_CAP_S = 5.0  # the hard cap per reward sample (rewards.pool): in-process and over HTTP
 DEFAULT_CACHE_ITEMS = 32_768  # items kept per cache (here, and the server's response cache)
 SERVER_TEXT_BYTES = 256 * 1024  # per text field of a request
 SERVER_STATEMENTS = 4096  # per premise

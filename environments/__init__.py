@@ -7,7 +7,9 @@ is installed (the ``rl`` extra):
 * ``causal_cibench`` — CI-Bench items (causal paths, backdoor adjustment, factual and
   counterfactual inference) from tiered DAGs (``environments.cibench``);
 * ``causal_graph`` — CLEAR-style graph questions (20 task types, 6 question types) from
-  random graphs (``environments.graph``).
+  random graphs (``environments.graph``);
+* ``causal_ladder`` — CLadder-style questions on rungs 1–3 from seeded models over
+  CLadder's graph families, in its stories' words (``environments.ladder``).
 
 ``reasoning_gym.create_dataset("causal_corr2cause", size=100, seed=1)`` then gives the
 same 100 items on every call, each with the oracle's certified answer and its measured
@@ -21,7 +23,7 @@ turns any of them into a ``verifiers`` environment.
     >>> [e["metadata"]["difficulty"]["num_nodes"] for e in data]
     [4, 4]
     >>> sorted(CATALOGUE)
-    ['causal_cibench', 'causal_corr2cause', 'causal_graph']
+    ['causal_cibench', 'causal_corr2cause', 'causal_graph', 'causal_ladder']
 """
 
 from causal_oracle.environments.base import CATALOGUE, HAVE_REASONING_GYM, CertifiedDataset, create
@@ -46,18 +48,26 @@ from causal_oracle.environments.graph import (
     GraphDataset,
 )
 from causal_oracle.environments.graph import register as register_graph
+from causal_oracle.environments.ladder import (
+    LADDER_NAME,
+    LadderConfig,
+    LadderCurriculum,
+    LadderDataset,
+)
+from causal_oracle.environments.ladder import register as register_ladder
 
 
 def register() -> bool:
     """Register every dataset of this package with Reasoning Gym (a no-op for those already
     registered); False without Reasoning Gym."""
-    done = [register_corr2cause(), register_cibench(), register_graph()]
+    done = [register_corr2cause(), register_cibench(), register_graph(), register_ladder()]
     return any(done)
 
 
 register()
 
 __all__ = ["CATALOGUE", "CIBENCH_NAME", "DATASET_NAME", "GRAPH_NAME", "HAVE_REASONING_GYM",
-           "CIBenchConfig", "CIBenchCurriculum", "CIBenchDataset", "CertifiedDataset",
-           "Corr2CauseConfig", "Corr2CauseCurriculum", "Corr2CauseDataset", "GraphConfig",
-           "GraphCurriculum", "GraphDataset", "create", "register"]
+           "LADDER_NAME", "CIBenchConfig", "CIBenchCurriculum", "CIBenchDataset",
+           "CertifiedDataset", "Corr2CauseConfig", "Corr2CauseCurriculum", "Corr2CauseDataset",
+           "GraphConfig", "GraphCurriculum", "GraphDataset", "LadderConfig", "LadderCurriculum",
+           "LadderDataset", "create", "register"]

@@ -65,6 +65,7 @@ from starlette.routing import Route
 
 from causal_oracle.auth import server_token
 from causal_oracle.entry import REGISTRY, InputError
+from causal_oracle.entry.limits import REWARD_CAP_S
 from causal_oracle.rewards.http_security import TlsFiles, TokenGate
 from causal_oracle.rewards.inputs import Refused, column_value, excerpt
 from causal_oracle.rewards.pool import Scorer
@@ -79,7 +80,6 @@ from causal_oracle.rewards.trainers import (
 from causal_oracle.serve_options import grpc_port
 from causal_oracle.server import MAX_BATCH_ITEMS
 from causal_oracle.server_config import default_workers
-from causal_oracle.server_pool import WATCHDOG_SLACK_S
 
 log = logging.getLogger("causal_oracle.rewards.http")
 
@@ -251,14 +251,16 @@ def application(scorer: Scorer, token: str | None = None) -> Starlette:
 
 
 def config_of(args: argparse.Namespace) -> RewardConfig:
-    """The scorer's config from ``serve``'s options: the solver budget inside, the hard
-    cap ``WATCHDOG_SLACK_S`` beyond it (as the gRPC watchdog), workers as for gRPC (0: one
-    per core)."""
+    """The scorer's config from ``serve``'s options: the hard cap per sample
+    ``--reward-cap`` (default ``REWARD_CAP_S``, as in-process), the cooperative budget
+    inside it (``--solver-budget``, at most ``BUDGET_SHARE`` of the cap:
+    ``RewardConfig.within``), workers as for gRPC (0: one per core)."""
     budget = args.solver_budget
-    if not budget > 0 or math.isinf(budget):
-        raise InputError("--solver-budget must be a positive number of seconds")
-    return RewardConfig(budget_s=budget, cap_s=budget + WATCHDOG_SLACK_S,
-                        workers=args.workers or default_workers()).checked()
+    cap = getattr(args, "reward_cap", REWARD_CAP_S)
+    for name, value in (("--solver-budget", budget), ("--reward-cap", cap)):
+        if not value > 0 or math.isinf(value):
+            raise InputError(f"{name} must be a positive number of seconds")
+    return RewardConfig.within(cap, budget, workers=args.workers or default_workers())
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from causal_oracle.entry import (
     join_input,
 )
 from causal_oracle.entry.caches import LRU
+from causal_oracle.entry.limits import REWARD_CAP_S
 from causal_oracle.rewards.inputs import QUOTE_CHARS, excerpt
 from causal_oracle.rewards.prompts import candidates
 
@@ -70,6 +71,7 @@ SCORED = ("correct", "wrong", "unreadable")
 FAILED = ("invalid", "ungradable", "no_question", "budget", "timeout", "error")
 QUESTIONS_KEPT = 4096  # prompts whose question window is remembered per verifier
 LOG_CHARS = QUOTE_CHARS + 200  # a reason: its own words and at most QUOTE_CHARS of input
+BUDGET_SHARE = 0.8  # the cooperative solver budget's share of the hard cap, by default
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +79,31 @@ class RewardConfig:
     """How completions are scored.
 
     ``cap_s`` is the hard wall-clock cap per sample (a worker past it is killed and
-    replaced: ``rewards.pool``); ``budget_s`` the cooperative solver budget inside it;
+    replaced: ``rewards.pool``; the sample gets no reward, status ``timeout``, never 0),
+    the one setting of it — ``RewardConfig``, ``CAUSAL_ORACLE_REWARD_CAP_S`` and
+    ``causal-oracle serve --reward-cap`` all default to ``REWARD_CAP_S`` (5 s);
+    ``budget_s`` the cooperative solver budget inside it (``within`` derives it);
     ``workers`` the worker processes (0: score in this process, cooperative budget
     only); ``format_weight`` × [``format_pattern`` occurs in the reply] is added to
     every numeric reward; ``profile`` the Corr2Cause semantics.
     """
 
-    cap_s: float = 5.0
-    budget_s: float = 4.0
+    cap_s: float = REWARD_CAP_S
+    budget_s: float = REWARD_CAP_S * BUDGET_SHARE
     workers: int = 2
     profile: str = "corr2cause"
     format_weight: float = 0.0
     format_pattern: str = r"<answer>.*?</answer>"
     text_bytes: int = Limits().text_bytes
+
+    @classmethod
+    def within(cls, cap_s: float, budget_s: float | None = None, **fields: Any) -> RewardConfig:
+        """A config whose cooperative budget fits the hard cap ``cap_s``: ``budget_s``
+        (when given) but at most ``BUDGET_SHARE`` of the cap, so the solvers stop on
+        their own before the worker is killed.  Checked."""
+        share = cap_s * BUDGET_SHARE
+        return cls(cap_s=cap_s, budget_s=share if budget_s is None else min(budget_s, share),
+                   **fields).checked()
 
     def checked(self) -> RewardConfig:
         """The config, or ``InputError`` saying which field is wrong."""

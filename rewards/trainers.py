@@ -65,16 +65,17 @@ _DEFAULT_LOCK = threading.Lock()
 def config_from_env(environ: Mapping[str, str] | None = None) -> RewardConfig:
     """``RewardConfig`` from ``CAUSAL_ORACLE_REWARD_WORKERS``, ``…_CAP_S``,
     ``…_BUDGET_S``, ``…_FORMAT_WEIGHT``, ``…_FORMAT_PATTERN``, ``…_PROFILE`` (unset:
-    the defaults)."""
+    the defaults; the budget at most 80 % of the cap: ``RewardConfig.within``)."""
     env = os.environ if environ is None else environ
     base = RewardConfig()
     get = lambda name, default: env.get(f"CAUSAL_ORACLE_REWARD_{name}") or default  # noqa: E731
-    return RewardConfig(cap_s=float(get("CAP_S", base.cap_s)),
-                        budget_s=float(get("BUDGET_S", base.budget_s)),
-                        workers=int(get("WORKERS", base.workers)),
-                        profile=str(get("PROFILE", base.profile)),
-                        format_weight=float(get("FORMAT_WEIGHT", base.format_weight)),
-                        format_pattern=str(get("FORMAT_PATTERN", base.format_pattern)))
+    budget = get("BUDGET_S", None)
+    return RewardConfig.within(float(get("CAP_S", base.cap_s)),
+                               None if budget is None else float(budget),
+                               workers=int(get("WORKERS", base.workers)),
+                               profile=str(get("PROFILE", base.profile)),
+                               format_weight=float(get("FORMAT_WEIGHT", base.format_weight)),
+                               format_pattern=str(get("FORMAT_PATTERN", base.format_pattern)))
 
 
 def configure(config: RewardConfig | None = None) -> Scorer:

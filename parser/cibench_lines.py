@@ -40,6 +40,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from causal_oracle.oracle.budget import checkpoint, paced
+
 Words = tuple[str, ...]
 Event = tuple[Words, bool]
 
@@ -226,7 +228,9 @@ class _Reader:
 def _tokens(text: str) -> list[str] | None:
     """The grammar's tokens of ``text``, or None when a character is neither part of a
     token nor whitespace."""
+    checkpoint()  # the time budget covers reading: before and after one pass over the text
     tokens = _TOKEN.findall(text)
+    checkpoint()
     if sum(map(len, tokens)) != len(text.translate(_WHITESPACE)):
         return None
     return tokens
@@ -250,6 +254,7 @@ def _intro(r: _Reader) -> None:
 def _graph(r: _Reader) -> GraphPieces:
     sentences: list[tuple[Words, tuple[Words, ...]]] = []
     while True:
+        paced()
         subject = r.name()
         r.expect(_EFFECT)
         objects = r.name_list()
@@ -281,6 +286,7 @@ def _glued(r: _Reader) -> tuple[Words, ...]:
 def _rules(r: _Reader) -> RulePieces:
     lines: list[tuple[str, Words, tuple[Event, ...]]] = []
     while r.is_the():
+        paced()
         r.at += 1
         head = r.name()
         if r.accept("is"):

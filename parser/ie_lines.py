@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from causal_oracle.oracle.budget import paced
 from causal_oracle.oracle.tasks.model import IEKind
 
 Words = tuple[str, ...]
@@ -140,6 +141,7 @@ def _tokens(text: str) -> tuple[list[str], list[int]] | None:
     starts: list[int] = []
     covered = 0
     for match in _TOKEN.finditer(text):
+        paced()  # the time budget covers reading
         tokens.append(match.group())
         starts.append(match.start())
         covered += match.end() - match.start()
@@ -217,6 +219,7 @@ def recognise(text: str) -> list[tuple[Any, ...]] | None:
         r.expect((".",))
         parts: list[tuple[Any, ...]] = [("declare", tuple(names))]
         while r.peek() != "These":
+            paced()
             a = r.name()
             r.expect(("causes",))
             b = r.name()

@@ -175,6 +175,10 @@ def cmd_answer(args: argparse.Namespace) -> int:
 def cmd_grade(args: argparse.Namespace) -> int:
     if args.file is not None:
         return cmd_grade_file(args)
+    given = [o for o in ("records", "report", "html") if getattr(args, o)]
+    if given:
+        raise InputError(f"--{given[0]} writes what grade FILE finds: give a FILE of prompts "
+                         "and replies")
     if args.reply is None:
         raise InputError("give the model's reply with --reply TEXT (or a file: "
                          "`causal-oracle grade FILE`)")
@@ -192,7 +196,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_grade_file(args: argparse.Namespace) -> int:
-    """``grade FILE``: every reply of the file graded; a table, JSON, records, a report."""
+    """``grade FILE``: every reply of the file graded; a table, JSON, records, a report,
+    an HTML page."""
     if args.prompt is not None or args.input_text is not None or args.premise is not None \
             or args.hypothesis is not None or args.reply is not None:
         raise InputError("grade FILE reads the prompts and replies from the file: drop "
@@ -200,7 +205,8 @@ def cmd_grade_file(args: argparse.Namespace) -> int:
     if args.server:
         raise InputError("grade FILE grades in-process; drop --server")
     path = Path(args.file)
-    check_outputs({"--records": args.records, "--report": args.report}, inputs=[path])
+    check_outputs({"--records": args.records, "--report": args.report, "--html": args.html},
+                  inputs=[path])
     result = grade_file.grade_file(path, reply_column=args.reply_column,
                                    prompt_column=args.prompt_column, task=args.task,
                                    profile=args.profile, records=args.records)
@@ -209,12 +215,17 @@ def cmd_grade_file(args: argparse.Namespace) -> int:
         with atomic_output(args.report, "wb") as handle:
             handle.write((json.dumps(data, indent=1, ensure_ascii=False) + "\n")
                          .encode("utf-8", "backslashreplace"))
+    if args.html:
+        from causal_oracle.clients.grade_html import write_grade_html
+
+        write_grade_html(data, args.html)
     if args.json:
         return _print_json(data)
     print(grade_file.summary_table(result), end="")
-    for option, written in (("--records", args.records), ("--report", args.report)):
+    for what, written in (("records", args.records), ("report", args.report),
+                          ("HTML page", args.html)):
         if written:
-            print(f"{option[2:]} written to {written}")
+            print(f"{what} written to {written}")
     return EXIT_OK
 
 

@@ -29,8 +29,8 @@ file's gold: where the gold is right this is the oracle's grade; where the oracl
 it wrong, the reply must read as the gold does).  A rate with nothing to divide is None.
 
 ``--records OUT.jsonl`` streams one record per row; ``to_json()`` is the ``--json``
-output and the ``--report`` file.  The per-row records are what an HTML page renders
-(the audit's renderer, issue 26: ``GradeFileResult.to_json()["records"]``).
+output and the ``--report`` file, and what ``--html`` renders through the audit page's
+pieces (``clients.grade_html``).
 """
 
 from __future__ import annotations
@@ -71,6 +71,8 @@ def add_file_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", metavar="OUT.jsonl",
                    help="write one JSON record per row (grade, reading, gold)")
     p.add_argument("--report", metavar="OUT.json", help="write the JSON report here")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="write a self-contained HTML page: the summary and every row")
 
 
 # ---- counts -------------------------------------------------------------------------------

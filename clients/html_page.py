@@ -1,23 +1,38 @@
-"""The skeleton of the HTML audit page: its style, its script, its SVG bar charts.
+"""The skeleton of the HTML pages: style, script, SVG bar charts, counts and rows.
 
-``clients.html_report`` fills the page with one audit's counts and findings; this
-module holds what every page shares and knows nothing of an audit:
+``clients.html_report`` fills a page with one audit's counts and findings,
+``clients.grade_html`` with one graded file's counts and rows; this module holds what
+every page shares and knows nothing of an audit or a grade:
 
+* ``page`` — the document: title, the source/date/version line, the body, the style
+  and the script inlined;
+* ``counts_table`` — a table of counts, one row per name, the first row's cells with
+  ``id="<prefix>-<column>"`` so that tests and readers can find them;
+* ``findings_section`` — the filterable, sortable table of rows with its drill-down,
+  the rows given as JSON (``payload``: ``findings``, the ``columns`` shown, optionally
+  the initial ``sort`` key — none keeps the given order — and the ``quiet`` row types
+  that have no drawing to announce); each ``<select>`` filter names the row field it
+  matches (``data-field``; a list field matches when it holds the value);
 * ``STYLE`` — the page's CSS;
-* ``SCRIPT`` — the findings table (text, outcome, family and cause filters; sortable
-  columns) and the drill-down: a finding's facts (a table), its parse error or reason
+* ``SCRIPT`` — the rows table (a text filter over every column and the id, the select
+  filters; sortable columns) and the drill-down: a row's facts (a table), its parse error or reason
   (preformatted, the caret included), its explanation, and its graphs drawn as inline
   SVG from their names and edges (``entry.audit_record.Picture``: nodes on a circle,
   directed edges as arrows, undirected ones dashed, bidirected ones dotted with two
   heads, highlighted edges thick and red, marked nodes filled);
-* ``bars`` — a horizontal stacked bar chart of outcome counts as inline SVG.
+* ``bars`` — a horizontal stacked bar chart of outcome counts as inline SVG (the
+  audit's outcome colours, ``COLOURS``, unless others are given).
 
 Nothing is fetched: the page works offline, from a file.
 """
 
 from __future__ import annotations
 
+import datetime
 import html
+import json
+from collections.abc import Mapping, Sequence
+from importlib import metadata
 from typing import Any
 
 #: one colour per outcome (``Outcome.value``), in the order the bars stack
@@ -26,15 +41,17 @@ COLOURS = {"agree": "#2e7d32", "disagree": "#c62828", "ambiguous": "#f9a825",
            "internal_error": "#000000"}
 
 
-def _total(counts: dict[str, Any]) -> int:
-    return sum(counts.get(outcome, 0) for outcome in COLOURS)
+def _total(counts: Mapping[str, Any], colours: Mapping[str, str]) -> int:
+    return sum(counts.get(outcome, 0) for outcome in colours)
 
 
-def bars(title: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
-    """Stacked horizontal bars, one per ``(name, {outcome: count})``, as inline SVG."""
+def bars(title: str, rows: Sequence[tuple[str, Mapping[str, Any]]],
+         colours: Mapping[str, str] = COLOURS) -> str:
+    """Stacked horizontal bars, one per ``(name, {outcome: count})``, as inline SVG;
+    ``colours`` gives each outcome's colour, in the order the bars stack."""
     width, bar_h, left = 680, 18, 290
     height = 30 + bar_h * 1.5 * max(len(rows), 1)
-    top = max([_total(c) for _, c in rows] or [1]) or 1
+    top = max([_total(c, colours) for _, c in rows] or [1]) or 1
     out = [f'<svg class="chart" role="img" aria-label="{html.escape(title)}" '
            f'width="{width}" height="{height:.0f}" xmlns="http://www.w3.org/2000/svg">',
            f'<text x="0" y="14" font-weight="bold">{html.escape(title)}</text>']
@@ -42,7 +59,7 @@ def bars(title: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
         y = 26 + i * bar_h * 1.5
         x = float(left)
         out.append(f'<text x="0" y="{y + 13:.0f}" font-size="12">{html.escape(name)}</text>')
-        for outcome, colour in COLOURS.items():
+        for outcome, colour in colours.items():
             count = counts.get(outcome, 0)
             if not count:
                 continue
@@ -51,9 +68,76 @@ def bars(title: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
                        f'fill="{colour}"><title>{outcome}: {count}</title></rect>')
             x += w
         out.append(f'<text x="{x + 4:.1f}" y="{y + 13:.0f}" font-size="12">'
-                   f'{_total(counts)}</text>')
+                   f'{_total(counts, colours)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def counts_table(heads: Sequence[tuple[str, str]],
+                 rows: Sequence[tuple[str, Mapping[str, Any], str]]) -> str:
+    """A ``table.counts`` (``id="counts"``): ``heads`` are ``(key, label)`` columns,
+    ``rows`` ``(name, {key: cell}, prefix)``; a row with a prefix gives each cell the id
+    ``<prefix>-<key>``.  A missing cell shows 0, ``None`` shows ``-``."""
+    out = ['<table class="counts" id="counts"><tr><th></th>'
+           + "".join(f"<th>{html.escape(label)}</th>" for _, label in heads) + "</tr>"]
+    for name, cells, prefix in rows:
+        out.append(f"<tr><th>{html.escape(name)}</th>")
+        for key, _ in heads:
+            value = cells.get(key, 0)
+            ident = f' id="{html.escape(prefix)}-{html.escape(key)}"' if prefix else ""
+            out.append(f"<td{ident}>{'-' if value is None else html.escape(str(value))}</td>")
+        out.append("</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _options(values: Sequence[str]) -> str:
+    return "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>'
+                   for v in values)
+
+
+def findings_section(heads: Sequence[tuple[str, str]],
+                     selects: Sequence[tuple[str, str, str, Sequence[str]]],
+                     payload: Mapping[str, Any]) -> str:
+    """The rows table with its filters and drill-down.  ``heads``: ``(field, label)``
+    columns; ``selects``: ``(id, field, "every …" label, values)`` filters; ``payload``:
+    the page's JSON (``findings`` and whatever ``SCRIPT`` reads, see the docstring)."""
+    data = json.dumps({"columns": [k for k, _ in heads], **payload},
+                      ensure_ascii=False).replace("</", "<\\/")
+    controls = "".join(
+        f'<select id="{html.escape(ident)}" data-field="{html.escape(field)}">'
+        f'<option value="">{html.escape(every)}</option>{_options(values)}</select>\n'
+        for ident, field, every, values in selects)
+    columns = "".join(f'<th data-key="{html.escape(k)}">{html.escape(label)}</th>'
+                      for k, label in heads)
+    return f"""<div class="controls">
+<input id="filter" type="search" placeholder="filter (any column)">
+{controls}<span id="count"></span></div>
+<div id="drill"><h3 id="drill-title"></h3><pre id="drill-reason"></pre>
+<p id="drill-causes"></p><table id="drill-facts"></table>
+<div id="drill-graphs" class="graphs"></div><pre id="drill-text"></pre></div>
+<table id="findings"><thead><tr>{columns}</tr></thead><tbody id="rows"></tbody></table>
+<script id="data" type="application/json">{data}</script>
+<script>{SCRIPT}</script>"""
+
+
+def page(title: str, source: str, body: str) -> str:
+    """The whole document: ``title``, the line naming ``source`` (``id="source"``), the
+    date and the project's version (``id="version"``), then ``body``; nothing external."""
+    try:
+        version = metadata.version("causal-oracle")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a checkout
+        version = "unknown"
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>{STYLE}</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p class="meta">source <span id="source">{html.escape(source)}</span> · {when} ·
+causal-oracle <span id="version">{html.escape(version)}</span></p>
+{body}
+</body></html>
+"""
 
 
 STYLE = """
@@ -74,8 +158,10 @@ background:#fafafa;padding:6px}.graphs{display:flex;gap:16px;flex-wrap:wrap}
 SCRIPT = r"""
 const DATA = JSON.parse(document.getElementById('data').textContent);
 const body = document.getElementById('rows');
-const COLS = ['row','family','type','facets','question','gold','oracle','reason'];
-let sortKey = 'row', sortDir = 1;
+const COLS = DATA.columns;
+const QUIET = new Set(DATA.quiet || ['unreadable', 'internal_error']);
+const SELECTS = Array.from(document.querySelectorAll('.controls select[data-field]'));
+let sortKey = DATA.sort === undefined ? 'row' : DATA.sort, sortDir = 1;
 const RED = '#c62828';
 function esc(t){ return String(t).replace(/&/g,'&amp;').replace(/</g,'&lt;')
   .replace(/>/g,'&gt;').replace(/"/g,'&quot;'); }
@@ -124,15 +210,12 @@ function graphSvg(g){
 function cell(v){ return v === null || v === undefined ? '' : String(v); }
 function render(){
   const q = document.getElementById('filter').value.toLowerCase();
-  const cause = document.getElementById('cause').value;
-  const kind = document.getElementById('outcome').value;
-  const fam = document.getElementById('family').value;
+  const picked = SELECTS.map(s => [s.dataset.field, s.value]).filter(p => p[1]);
   const shown = DATA.findings.filter(f =>
-    (!cause || f.causes.includes(cause)) && (!kind || f.type === kind) &&
-    (!fam || f.family === fam) &&
+    picked.every(([k, v]) => Array.isArray(f[k]) ? f[k].includes(v) : cell(f[k]) === v) &&
     (!q || COLS.some(c => cell(f[c]).toLowerCase().includes(q)) ||
      cell(f.id).toLowerCase().includes(q)));
-  shown.sort((a, b) => {
+  if (sortKey !== null) shown.sort((a, b) => {
     const x = a[sortKey], y = b[sortKey];
     if (typeof x === 'number' && typeof y === 'number') return sortDir * (x - y);
     return sortDir * cell(x).localeCompare(cell(y));
@@ -166,9 +249,9 @@ function openDrill(tr){
   const graphs = (f.drawing && f.drawing.graphs) || [];
   document.getElementById('drill-graphs').innerHTML =
     graphs.length ? graphs.map(graphSvg).join('') :
-    (f.type === 'unreadable' || f.type === 'internal_error' ? '' : '<em>no graph to draw</em>');
+    (QUIET.has(f.type) ? '' : '<em>no graph to draw</em>');
   document.getElementById('drill-text').textContent = (f.drawing && f.drawing.explanation) ||
-    (f.type === 'unreadable' || f.type === 'internal_error' ? '' :
+    (QUIET.has(f.type) ? '' :
      '(explanation not embedded: run causal-oracle explain on this row)');
   d.scrollIntoView();
 }
@@ -180,9 +263,8 @@ document.querySelectorAll('#findings th[data-key]').forEach(th => th.addEventLis
   render();
 }));
 for (const id of ['filter']) document.getElementById(id).addEventListener('input', render);
-for (const id of ['cause', 'outcome', 'family'])
-  document.getElementById(id).addEventListener('change', render);
+for (const s of SELECTS) s.addEventListener('change', render);
 render();
 """
 
-__all__ = ["COLOURS", "SCRIPT", "STYLE", "bars"]
+__all__ = ["COLOURS", "SCRIPT", "STYLE", "bars", "counts_table", "findings_section", "page"]

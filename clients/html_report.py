@@ -28,17 +28,15 @@ Drill-downs carry drawings for the first ``MAX_EXPLAINED`` findings so that a
 
 from __future__ import annotations
 
-import datetime
 import html
 import json
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from causal_oracle.clients.audit import read_rows
 from causal_oracle.clients.audit_table import HEADS, columns
 from causal_oracle.clients.columns import Columns, canonical
-from causal_oracle.clients.html_page import SCRIPT, STYLE, bars
+from causal_oracle.clients.html_page import bars, counts_table, findings_section, page
 from causal_oracle.clients.outputs import atomic_output
 from causal_oracle.entry import InputError, default
 from causal_oracle.entry.audit_record import Outcome
@@ -141,15 +139,7 @@ def _counts_table(data: dict[str, Any], shown: list[str]) -> str:
         for facet, values in family["facets"].items():
             rows += [(labels[facet].row_label(value) if facet in labels else
                       f"{facet} {value}", counts, "") for value, counts in values.items()]
-    out = ['<table class="counts" id="counts"><tr><th></th><th>items</th>'
-           + "".join(f"<th>{html.escape(HEADS[Outcome(h)])}</th>" for h in shown) + "</tr>"]
-    for name, c, prefix in rows:
-        cells = [("items", c["items"])] + [(h, c.get(h, 0)) for h in shown]
-        out.append(f"<tr><th>{html.escape(name)}</th>" + "".join(
-            f'<td{f" id={chr(34)}{prefix}-{h}{chr(34)}" if prefix else ""}>{n}</td>'
-            for h, n in cells) + "</tr>")
-    out.append("</table>")
-    return "".join(out)
+    return counts_table([("items", "items")] + [(h, HEADS[Outcome(h)]) for h in shown], rows)
 
 
 def _legend(families: list[str]) -> str:
@@ -175,11 +165,6 @@ def _charts(data: dict[str, Any]) -> str:
     return '<div class="charts">' + "".join(charts) + "</div>"
 
 
-def _options(values: list[str]) -> str:
-    return "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>'
-                   for v in values)
-
-
 def render_html(data: dict[str, Any], source: Path | None = None,
                 cols: Columns | None = None, profile: str = "corr2cause",
                 title: str = "causal-oracle audit") -> str:
@@ -190,46 +175,25 @@ def render_html(data: dict[str, Any], source: Path | None = None,
         f.pop("fields")
     families = list(data.get("families", {}))
     shown = [o.value for o in columns(families, data["summary"])]
-    payload = json.dumps({"findings": found}, ensure_ascii=False).replace("</", "<\\/")
-    heads = "".join(f'<th data-key="{k}">{label}</th>' for k, label in (
-        ("row", "row"), ("family", "family"), ("type", "outcome"), ("facets", "facets"),
-        ("question", "question"), ("gold", "gold"), ("oracle", "oracle"),
-        ("reason", "reason / error")))
     s = data["summary"]
     src = data.get("source", {}).get("path") or (str(source) if source else "rows in memory")
-    try:
-        version = metadata.version("causal-oracle")
-    except metadata.PackageNotFoundError:  # pragma: no cover - running from a checkout
-        version = "unknown"
-    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     said = ", ".join(f"{s.get(h, 0)} {h.replace('_', ' ')}" for h in shown)
-    kinds = sorted({f["type"] for f in found})
-    causes = sorted({c for f in found for c in f["causes"]})
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>{STYLE}</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p class="meta">source <span id="source">{html.escape(src)}</span> · {when} ·
-causal-oracle <span id="version">{html.escape(version)}</span></p>
-<p id="overall">{s['items']} items: {html.escape(said)}.
+    table = findings_section(
+        [("row", "row"), ("family", "family"), ("type", "outcome"), ("facets", "facets"),
+         ("question", "question"), ("gold", "gold"), ("oracle", "oracle"),
+         ("reason", "reason / error")],
+        [("outcome", "type", "every outcome", sorted({f["type"] for f in found})),
+         ("family", "family", "every family", families),
+         ("cause", "causes", "every cause class",
+          sorted({c for f in found for c in f["causes"]}))],
+        {"findings": found, "sort": "row"})
+    return page(title, src, f"""<p id="overall">{s['items']} items: {html.escape(said)}.
 {data.get('certificates_checked', 0)} certificates re-checked.</p>
 {_counts_table(data, shown)}
 {_legend(families)}
 {_charts(data)}
 <h2>Findings</h2>
-<div class="controls"><input id="filter" type="search" placeholder="filter (any column)">
-<select id="outcome"><option value="">every outcome</option>{_options(kinds)}</select>
-<select id="family"><option value="">every family</option>{_options(families)}</select>
-<select id="cause"><option value="">every cause class</option>{_options(causes)}</select>
-<span id="count"></span></div>
-<div id="drill"><h3 id="drill-title"></h3><pre id="drill-reason"></pre>
-<p id="drill-causes"></p><table id="drill-facts"></table>
-<div id="drill-graphs" class="graphs"></div><pre id="drill-text"></pre></div>
-<table id="findings"><thead><tr>{heads}</tr></thead><tbody id="rows"></tbody></table>
-<script id="data" type="application/json">{payload}</script>
-<script>{SCRIPT}</script>
-</body></html>
-"""
+{table}""")
 
 
 def write_html(data: dict[str, Any], out: Path, *, source: Path | None = None,

@@ -57,6 +57,7 @@ no model can change (``FIXED_LABEL``) are drawn only for that label.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import Sequence
@@ -275,7 +276,19 @@ def draw(knobs: LadderKnobs, rng: random.Random, service: Service | None = None
                          f"{target!r}, so labels cannot be balanced (balanced): {knobs}")
     query = rng.choice(tuple(dict.fromkeys(q for q, _ in cells)))  # query types uniform
     graph = rng.choice([g for q, g in cells if q == query])
-    return _search(knobs, query, graph, target, rng, service or default())
+    service = service or default()
+    try:
+        return _search(knobs, query, graph, target, rng, service)
+    except InputError:
+        # the probe found this cell feasible, but tight knobs (a wide margin) can make it
+        # rare: the knobs' other cells are tried, in an order drawn from ``rng``, before
+        # the draw gives up
+        others = [cell for cell in cells if cell != (query, graph)]
+        rng.shuffle(others)
+        for other_query, other_graph in others:
+            with contextlib.suppress(InputError):
+                return _search(knobs, other_query, other_graph, target, rng, service)
+        raise
 
 
 def probe(knobs: LadderKnobs, service: Service | None = None) -> None:

@@ -32,6 +32,7 @@ Without ``reasoning-gym`` installed the same classes work standalone: the fallba
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import math
@@ -43,6 +44,9 @@ from typing import Any
 
 from causal_oracle.entry import BudgetExceeded, InputError, default
 from causal_oracle.environments.knobs import check_knobs, configuration
+
+#: further seeds an item is drawn from when one draw's search runs out (``_drawn``)
+REDRAWS = 4
 
 log = logging.getLogger("causal_oracle.environments")
 
@@ -132,11 +136,25 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
         if isinstance(idx, bool) or not isinstance(idx, int) or idx < 0:
             raise IndexError(f"index {idx!r}: items are numbered 0, 1, 2, … (size bounds "
                              f"iteration only: item idx is drawn from seed + idx)")
-        item = self.draw(random.Random(self.seed + idx))
+        item = self._drawn(idx)
         metadata = {k: v for k, v in item.items() if k not in ("question", "answer")}
         metadata.update(source_dataset=self.name, source_index=idx)
         return {"question": item["question"], "answer": item["answer"],
                 "metadata": metadata}
+
+    def _drawn(self, idx: int) -> dict[str, Any]:
+        """Item ``idx``: ``draw(Random(seed + idx))``.  A configuration its probe accepted
+        can still make some items rare (a tight knob met by few structures); rather than
+        fail mid-training when one draw's search runs out, the item is drawn again from
+        ``REDRAWS`` further seeds derived from ``(seed, idx)`` — still deterministic —
+        before the ``InputError`` reaches the caller."""
+        try:
+            return self.draw(random.Random(self.seed + idx))
+        except InputError:
+            for attempt in range(1, REDRAWS + 1):
+                with contextlib.suppress(InputError):
+                    return self.draw(random.Random(f"{self.seed}:{idx}:{attempt}"))
+            raise
 
     def accepts(self, normalised: str, entry: dict[str, Any]) -> bool:
         """Whether a reply read as ``normalised`` is of the form the item asks for."""

@@ -49,7 +49,7 @@ from causal_oracle.clients.outputs import atomic_output, check_input, check_outp
 from causal_oracle.clients.progress import progress_bar
 from causal_oracle.clients.readers import at_row
 from causal_oracle.clients.row_audit import Columns
-from causal_oracle.entry import REGISTRY, InputError, configure
+from causal_oracle.entry import REGISTRY, InputError, configured
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -249,9 +249,10 @@ def _run(argv: Sequence[str] | None) -> int:
         if not args.debug:  # gRPC's C core writes its own log lines to the terminal: not ours
             os.environ.setdefault("GRPC_VERBOSITY", "NONE")
         limits = limits_of(args)
-        if limits is not None:
-            configure(limits)
-        return int(args.func(args))
+        if limits is None:
+            return int(args.func(args))
+        with configured(limits):  # this call's limits; the process's service comes back
+            return int(args.func(args))
     except BrokenPipeError:
         raise
     except Exception as error:

@@ -28,6 +28,7 @@ from causal_oracle.entry.service import (
     Service,
     VerifyResult,
     configure,
+    configured,
     default,
     profile_of,
 )
@@ -51,5 +52,5 @@ __all__ = ["DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "PROFILES", "REGISTRY", "U
            "GoldJudgement", "Grade", "InputError", "Item", "Judgement", "Limits", "Options",
            "OracleError", "ParseError", "Profile", "Registry", "RelationKind", "Rendered",
            "Resource", "Service", "TaskAnswer", "VerifyResult", "binary_gold", "budget",
-           "configure", "default", "import_modules", "join_input", "profile_of", "register",
-           "split_input"]
+           "configure", "configured", "default", "import_modules", "join_input", "profile_of",
+           "register", "split_input"]

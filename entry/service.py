@@ -383,9 +383,23 @@ def configure(limits: Limits) -> Service:
     return DEFAULT
 
 
+@contextmanager
+def configured(limits: Limits) -> Iterator[Service]:
+    """The process's default service replaced for the duration of a block (a CLI verb's
+    ``--budget``), and the previous one restored after it, so that a caller running the
+    CLI in-process keeps its own limits and caches."""
+    global DEFAULT
+    previous = DEFAULT
+    DEFAULT = Service(limits)
+    try:
+        yield DEFAULT
+    finally:
+        DEFAULT = previous
+
+
 def default() -> Service:
     return DEFAULT
 
 
 __all__ = ["DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "UNREADABLE", "FastVerdict", "Limits",
-           "Service", "VerifyResult", "configure", "default", "profile_of"]
+           "Service", "VerifyResult", "configure", "configured", "default", "profile_of"]

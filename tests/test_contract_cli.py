@@ -64,3 +64,17 @@ def test_a_closed_pipe_in_process(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert main(["verify", "--premise", P3, "--hypothesis", "A directly causes C."]) == 141
     assert capsys.readouterr().err == ""
+
+
+def test_a_verbs_budget_does_not_outlive_the_call(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--budget`` is the call's limit: the process's default service (and the budget
+    every later in-process caller gets) is restored after ``main`` returns."""
+    from causal_oracle.entry import default
+
+    before = default()
+    assert main(["--budget", "1", "answer", "--prompt", "Premise: Suppose there is a "
+                     "closed system of 2 variables, A and B. All the statistical relations "
+                     "among these 2 variables are as follows: A correlates with B.\n"
+                     "Hypothesis: A directly causes B."]) == 0
+    capsys.readouterr()
+    assert default() is before and default().limits.budget_s != 1

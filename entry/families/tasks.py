@@ -124,10 +124,6 @@ def graph_dot(question: Question, solution: Answer) -> str:
                    f"{answer_text(question, solution).replace(chr(10), '; ')}")
 
 
-def _path_edges(names: tuple[str, ...], path: tuple[int, ...]) -> list[tuple[str, str]]:
-    return [(names[a], names[b]) for a, b in zip(path, path[1:], strict=False)]
-
-
 def task_pictures(question: Question, solution: Answer) -> tuple[Picture, ...]:
     """The task's graph with what decides the answer highlighted: CP's paths, BA's
     smallest valid adjustment set (and the causes and effects), FI/CI's queried events,
@@ -136,7 +132,7 @@ def task_pictures(question: Question, solution: Answer) -> tuple[Picture, ...]:
     names = g.names
     edges = tuple(sorted((names[a], names[b]) for a, b in g.edges))
     if isinstance(solution, PathsAnswer):
-        hot = tuple(e for p in solution.paths for e in _path_edges(names, p))
+        hot = tuple(sorted(path_edges([names[i] for i in p] for p in solution.paths)))
         return (Picture("the graph: every causal path in red", names, edges, highlight=hot),)
     if isinstance(solution, BackdoorAnswer):
         assert isinstance(question, BackdoorQuestion)
@@ -154,7 +150,7 @@ def task_pictures(question: Question, solution: Answer) -> tuple[Picture, ...]:
     ends = (names[question.source], names[question.target])
     return (Picture("the graph before the interventions", names, edges, marked=ends),
             Picture("after the interventions (the witness in red)", names, after,
-                    highlight=tuple(_path_edges(names, solution.witness)),
+                    highlight=tuple(sorted(path_edges([[names[i] for i in solution.witness]]))),
                     marked=tuple(names[n] for n in sorted(cut))))
 
 

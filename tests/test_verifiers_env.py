@@ -171,3 +171,20 @@ def test_verifiers_own_loader_finds_the_module() -> None:
 def test_bad_arguments_are_named(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         load_environment(**kwargs)
+
+
+def test_the_hub_package_loads_through_verifiers_v0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``environments/causal_oracle_env`` (the Environments Hub package, ``prime env
+    install causal-oracle-env``) gives verifiers 0.2 its ``load_environment``; its v1
+    names are not importable here, and say why."""
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "environments"
+                                    / "causal_oracle_env"))
+    env = vf.load_environment("causal-oracle-env", dataset="causal_graph", size=2,
+                              eval_size=2, max_nodes=5)
+    assert isinstance(env, vf.SingleTurnEnv) and env.env_id == "causal_graph"
+    import causal_oracle_env
+
+    with pytest.raises(AttributeError, match=r"verifiers >= 0\.4"):
+        _ = causal_oracle_env.CertifiedTaskset

@@ -18,7 +18,9 @@ per-sample cap of ``rewards.pool``) and returns what that trainer expects:
   per key); ``score`` and ``acc`` (and ``format``) are NaN without a reward, and no
   other value is ever NaN.
   ``compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos)``
-  is the batched form (verl's ``BatchRewardManager``).
+  is the batched form (verl's ``BatchRewardManager``), ``compute_score_async`` the
+  ``async def`` form that verl's reward loop awaits (``NaiveRewardManager.run_single``,
+  verl 0.9) instead of running it in an executor.
 * **OpenRLHF** ``--remote_rm_url reward_func.py`` calls ``reward_func(queries,
   prompts, labels)``: each query is the prompt followed by the completion.  Returns
   ``{"rewards", "scores", "extra_logs"}`` as lists (NaN without a reward).
@@ -188,6 +190,15 @@ def compute_score(data_source: Any, solution_str: Any, ground_truth: Any,
                                                         extra_info)])[0])
 
 
+async def compute_score_async(data_source: Any, solution_str: Any, ground_truth: Any,
+                              extra_info: Any = None, **kwargs: Any) -> dict[str, Any]:
+    """``compute_score`` for verl's reward loop, awaited on its event loop (never blocks it;
+    ``reward_router_address`` and the other keywords the loop may pass are ignored)."""
+    rewards = await scorer().score_many_async([verl_sample(solution_str, ground_truth,
+                                                           extra_info)])
+    return verl_result(rewards[0])
+
+
 def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[Any],
                         ground_truths: Sequence[Any], extra_infos: Sequence[Any] | None = None,
                         **kwargs: Any) -> list[dict[str, Any]]:
@@ -232,7 +243,8 @@ def reward_func(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence
     return openrlhf_result(scorer().score_many(openrlhf_samples(queries, prompts, labels)))
 
 
-__all__ = ["COLUMNS", "compute_score", "compute_score_batch", "config_from_env", "configure",
+__all__ = ["COLUMNS", "compute_score", "compute_score_async", "compute_score_batch",
+           "config_from_env", "configure",
            "openrlhf_result", "openrlhf_samples", "prompt_text", "reply_text", "reward_func",
            "sample_of",
            "scorer", "trl_reward", "trl_reward_async", "trl_samples", "verl_result",

@@ -102,7 +102,15 @@ def scorer() -> Scorer:
 def prompt_text(prompt: Any) -> str:
     """The text of a prompt: the last user message of chat messages, the last user turn
     of a string with a chat template applied, or the string itself (lone surrogates
-    replaced: ``rewards.inputs``)."""
+    replaced: ``rewards.inputs``).  Request parameters stand for their prompt: an OpenAI
+    Responses request (NeMo-Gym's ``responses_create_params``) for its ``input`` (its
+    ``instructions`` when the input is empty), a chat-completions request for its
+    ``messages``."""
+    if isinstance(prompt, Mapping):
+        if "input" in prompt:
+            prompt = prompt["input"] or prompt.get("instructions") or ""
+        elif "messages" in prompt:
+            prompt = prompt["messages"]
     if isinstance(prompt, str):
         return clean_text(user_turn(prompt))
     return clean_text(text_of(prompt))

@@ -270,3 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 __all__ = ["FAILURE_CLASS_KEY", "TERMINAL_KEY", "CausalOracleVerifyRequest",
            "CausalOracleVerifyResponse", "aggregate", "application", "main", "server_config",
            "verify_response"]
+
+
+if __name__ == "__main__":  # python -m causal_oracle.rewards.nemo_gym --port 8000
+    raise SystemExit(main())

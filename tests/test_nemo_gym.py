@@ -221,3 +221,40 @@ def test_stored_rollouts_rescore_offline(items: list[dict[str, Any]], tmp_path: 
     assert [s.reward.reward for s in result.samples] == [1.0, 0.0, None]
     assert [s.other.reward for s in result.samples if s.other] == [1.5, 0.0, None]
     assert [s.row for s in result.changed] == [1]
+
+
+def test_app_py_starts_as_nemo_gyms_launcher_starts_it() -> None:
+    """``python app.py`` with the environment NeMo-Gym's launcher sets: the server comes
+    up on the configured port, answers liveness and verifies over real HTTP."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    entry = {"entrypoint": "app.py", "host": "127.0.0.1", "port": port, "workers": 0}
+    env = {**os.environ, "NEMO_GYM_CONFIG_PATH": "causal_oracle",
+           "NEMO_GYM_CONFIG_DICT": json.dumps(
+               {"causal_oracle": {"resources_servers": {"causal_oracle": entry}}})}
+    proc = subprocess.Popen([sys.executable, "app.py"], cwd=SERVER, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert httpx.get(url + "/", timeout=2).json() == {"status": "ok"}
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.2)
+        r = httpx.post(url + "/verify", json=request("What is 2 + 2?", "4"), timeout=30)
+        body = strict_json(r.content)
+        assert r.status_code == 200 and body[FAILURE_CLASS_KEY] == "verifier_failed"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -7,7 +7,10 @@ prompt, 0 when it gives another answer or none that can be read, and **no reward
 0 (DESIGN 6).  Any registered benchmark family is read from the prompt's own text.
 
 * ``rewards.trainers`` — ``trl_reward`` / ``trl_reward_async`` (TRL ``GRPOTrainer``),
-  ``compute_score`` / ``compute_score_batch`` (verl), ``reward_func`` (OpenRLHF);
+  ``compute_score`` / ``compute_score_async`` / ``compute_score_batch`` (verl),
+  ``reward_func`` (OpenRLHF);
+* ``rewards.nemo_gym`` — a NeMo-Gym resources server (``/verify`` with ``reward`` and
+  ``reward_components``), its models mirrored in ``rewards.nemo_gym_models``;
 * ``rewards.scoring`` — ``Sample``, ``Reward``, ``RewardConfig``, ``Verifier``;
 * ``rewards.pool`` — ``Scorer``: a hard per-sample time cap in worker processes;
 * ``rewards.http`` — the HTTP/JSON endpoint (``causal-oracle serve --http-port``;
@@ -32,6 +35,7 @@ from causal_oracle.rewards.pool import Scorer
 from causal_oracle.rewards.scoring import Reward, RewardConfig, Sample, Verifier
 from causal_oracle.rewards.trainers import (
     compute_score,
+    compute_score_async,
     compute_score_batch,
     configure,
     reward_func,
@@ -41,5 +45,5 @@ from causal_oracle.rewards.trainers import (
 )
 
 __all__ = ["Reward", "RewardConfig", "Sample", "Scorer", "Verifier", "compute_score",
-           "compute_score_batch", "configure", "reward_func", "scorer", "trl_reward",
-           "trl_reward_async"]
+           "compute_score_async", "compute_score_batch", "configure", "reward_func", "scorer",
+           "trl_reward", "trl_reward_async"]

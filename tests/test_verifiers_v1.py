@@ -98,6 +98,7 @@ def test_loaded_by_id_through_verifiers_own_loaders(driven: dict[str, Any]) -> N
     assert driven["taskset"] == "CertifiedTaskset" and driven["task"] == "CertifiedTask"
     assert driven["harness"] == "NullHarnessConfig"  # the bundled tool-less chat harness
     assert driven["tasks"] == 6 and driven["taken"] == 2  # size, and a verifiers view
+    assert len(driven["direct"]) == 3 and set(driven["direct"]) <= {"Yes", "No"}
     # the task's own timeouts: verifiers' scoring deadline = the reward's cap + 1 s
     assert driven["scoring_deadline"] == 3.5
 
@@ -243,7 +244,10 @@ def _drive() -> dict[str, Any]:  # pragma: no cover - runs in the subprocess
             bad[label] = "accepted"
         except (ValidationError, InputError) as error:
             bad[label] = str(error)
+    from causal_oracle.environments.verifiers_taskset import load_taskset as ours
+
     return {"version": verifiers.__version__, "taskset": type(taskset).__name__,
+            "direct": [t.data.answer for t in ours(dataset="causal_corr2cause", size=3)],
             "task": type(task).__name__, "harness": type(harness_config).__name__,
             "tasks": len(tasks), "taken": len(list(taskset.take(2))),
             "scoring_deadline": resolve_rollout_timeouts(TimeoutConfig(), task).scoring,

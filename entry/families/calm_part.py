@@ -91,7 +91,7 @@ class CalmPart(ABC, Generic[F, S]):
 
     def owns(self, task: str) -> bool:
         """Whether ``task`` (any case) is one of this part's task ids."""
-        return task.casefold() in {t.casefold() for t in self.tasks}
+        return any(task.casefold() == t.casefold() for t in self.tasks)
 
     def canonical(self, task: str) -> str:
         """``task`` spelt as in ``tasks`` (``InputError`` if not this part's)."""

@@ -192,3 +192,25 @@ def test_a_non_identified_effect_carries_a_hedge_and_explains_it() -> None:
     answer = default().answer(text, model_answer="否")
     assert answer.answer_text == "否" and answer.grade is not None and answer.grade.correct
     assert "hedge" in answer.explanation
+
+
+def test_every_kind_is_drawn_and_explained_as_data() -> None:
+    family = REGISTRY.get("calm")
+    for name in ("CA-B_FA_EN", "CEI-B_0.8-UC_CN", "BAS-C_max-BAS_EN", "IV-C_CaLM-IV_CN"):
+        record = records(DATA / "lite_sample" / f"{name}.json")[1]
+        item = default().item(record_row(record, name))
+        assert item is not None
+        question, solution = default().solved(family, item.prompt, Options(item.task))
+        dot = family.dot(question, solution)
+        assert dot is not None and dot.startswith("digraph") and question.task in dot
+        data = family.derivation(question, solution)
+        assert json.loads(json.dumps(data)) == data
+        assert family.explain(question, solution)
+
+
+def test_with_several_valid_options_each_valid_one_is_graded_right() -> None:
+    record = records(DATA / "lite_sample" / "BAS-C_max-BAS_EN.json")[11]  # item 12
+    text = rendered("BAS-C_max-BAS", Lang.EN, Style.BASIC, record, "")
+    grades = {k: default().answer(text, model_answer=f"Option {k}").grade for k in (1, 2, 3)}
+    assert [g.correct for g in grades.values() if g is not None] == [True, False, True]
+    assert "several options" in default().answer(text).answer_text

@@ -14,6 +14,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from causal_oracle.entry import REGISTRY, default
 from causal_oracle.entry.families.calm import record_row, split_task
@@ -28,6 +30,7 @@ from causal_oracle.oracle.calm.model import (
     Lang,
     Relation,
 )
+from causal_oracle.oracle.errors import InputError
 from causal_oracle.parser.calm_prompt import Style
 
 DATA = Path(__file__).parent / "data" / "calm"
@@ -214,3 +217,45 @@ def test_with_several_valid_options_each_valid_one_is_graded_right() -> None:
     grades = {k: default().answer(text, model_answer=f"Option {k}").grade for k in (1, 2, 3)}
     assert [g.correct for g in grades.values() if g is not None] == [True, False, True]
     assert "several options" in default().answer(text).answer_text
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("You will be presented with a causal graph in the following form: A causes B, and B "
+     "causes A.\nQuestion: Does A serve as the parent node of B?\nAnswer (Yes or No ?):",
+     "form a cycle"),
+    ("You will be presented with a causal graph in the following form: A causes B-1.\n"
+     "Question: Does A serve as the parent node of B?\nAnswer (Yes or No ?):",
+     "two vertex names"),
+    ("给定如下因果图：A导致B。\n问题：对于上述因果图中的有序变量对 (A B)，工具变量是哪个？\n"
+     "选项一：A\n选项二：B\n选项三：\n答案（选项一或选项二或选项三？）：", "ordered pair"),
+    ("You will be presented with a causal graph in the following form: A causes B.\n"
+     "Question: Which set of variables that satisfies the back-door criterion relative to "
+     "an ordered pair of variables (A, B) in the above causal graph?\nOption 1: A\n",
+     "Option 2"),
+])
+def test_a_malformed_item_says_where_and_why(text: str, why: str) -> None:
+    with pytest.raises(InputError, match=why) as error:
+        REGISTRY.get("calm").parse(text, Options())
+    assert len(error.value.describe()) < 600
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 10_000), st.text(max_size=12))
+def test_a_damaged_prompt_is_read_or_refused_never_crashes(cut: int, at: int,
+                                                          noise: str) -> None:
+    """Any slice of a real prompt with noise spliced in: an answer that checks, or an
+    ``InputError`` — never another exception."""
+    family = REGISTRY.get("calm")
+    path = FILES[cut % len(FILES)]
+    task, lang = split_task(path.stem)
+    assert lang is not None
+    record = records(path)[at % 10]
+    style = list(Style)[at % len(Style)]
+    text = rendered(task, lang, style, record, "Yes")
+    where = at % (len(text) + 1)
+    damaged = text[:where] + noise + text[where + len(noise) // 2:]
+    try:
+        question = family.parse(damaged, Options())
+        family.check(question, family.solve(question))
+    except InputError:
+        pass

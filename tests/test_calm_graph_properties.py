@@ -20,6 +20,7 @@ from causal_oracle.oracle.calm.model import (
     Choice,
     Criterion,
     Identify,
+    Reading,
     Relation,
     RelationKind,
 )
@@ -66,10 +67,32 @@ def test_ancestry_matches_networkx(g: CalmGraph, data: st.DataObject) -> None:
 
 
 # ---- backdoor, front-door, instruments ------------------------------------------------
-def nx_backdoor(g: CalmGraph, x: str, y: str, z: frozenset[str]) -> bool:
-    if x in z or y in z or z & nx.descendants(nx_dag(g), x):
+def _open(dag: nx.DiGraph, path: list[str], z: frozenset[str]) -> bool:
+    """Whether ``z`` leaves the simple path ``path`` open."""
+    for prev, v, nxt in zip(path, path[1:], path[2:], strict=False):
+        if dag.has_edge(prev, v) and dag.has_edge(nxt, v):  # a collider: open if in An(z)
+            if not (nx.descendants(dag, v) | {v}) & z:
+                return False
+        elif v in z:
+            return False
+    return True
+
+
+def nx_backdoor(g: CalmGraph, x: str, y: str, z: frozenset[str], literal: bool = False
+                ) -> bool:
+    """Pearl's criterion; in CaLM's reading (``literal`` False) a directed path from the
+    outcome into the treatment is not a back-door path (every path enumerated)."""
+    dag = nx_dag(g)
+    if x in z or y in z or z & nx.descendants(dag, x):
         return False
-    return bool(nx.is_d_separator(nx_dag(g, frozenset(x)), {x}, {y}, set(z)))
+    if literal or x not in nx.descendants(dag, y):
+        return bool(nx.is_d_separator(nx_dag(g, frozenset(x)), {x}, {y}, set(z)))
+    for path in nx.all_simple_paths(dag.to_undirected(), x, y):
+        into_x = dag.has_edge(path[1], x)
+        directed = all(dag.has_edge(b, a) for a, b in zip(path, path[1:], strict=False))
+        if into_x and not directed and _open(dag, path, z):
+            return False
+    return True
 
 
 def nx_frontdoor(g: CalmGraph, x: str, y: str, z: frozenset[str]) -> bool:
@@ -99,6 +122,9 @@ def test_backdoor_front_door_and_instruments_match_networkx(g: CalmGraph,
     x = data.draw(st.sampled_from(g.names))
     y = data.draw(st.sampled_from([v for v in g.names if v != x]))
     z = frozenset(data.draw(st.lists(st.sampled_from(g.names), max_size=3)))
+    q = Choice(g, Criterion.BACKDOOR_ANY, x, y, (z,))
+    literal = why_not(q, z, frozenset(), Reading.LITERAL_BACKDOOR) is None
+    assert literal is nx_backdoor(g, x, y, z, literal=True)
     for criterion, truth in (
             (Criterion.BACKDOOR_ANY, nx_backdoor(g, x, y, z)),
             (Criterion.FRONTDOOR, nx_frontdoor(g, x, y, z)),

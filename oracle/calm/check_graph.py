@@ -180,8 +180,9 @@ class _Graph:
     """The question's graph read once per check: parent, child and spouse sets, and the
     descendants of each vertex asked about."""
 
-    def __init__(self, g: CalmGraph) -> None:
+    def __init__(self, g: CalmGraph, literal: bool = False) -> None:
         self.parents, self.children, self.spouses = _adjacency(g)
+        self.literal = literal
         self._below: dict[str, set[str]] = {}
 
     def descendants(self, v: str) -> set[str]:
@@ -194,7 +195,35 @@ def _backdoor_ok(g: _Graph, x: str, y: str, z: frozenset[str], hidden: frozenset
                  ) -> bool:
     if z & hidden or x in z or y in z or z & g.descendants(x):
         return False
-    return _d_separated(_cut_out(g.parents, {x}), {x}, {y}, set(z))
+    if g.literal or x not in g.descendants(y):
+        return _d_separated(_cut_out(g.parents, {x}), {x}, {y}, set(z))
+    return not _undirected_open_path(g, x, y, z)
+
+
+def _undirected_open_path(g: _Graph, x: str, y: str, z: frozenset[str]) -> bool:
+    """An open simple path x ← … y other than a directed path y → … → x, by listing
+    every simple path from x's parents (recursively, a blocked prefix cut short)."""
+    opened = _closure(z, g.parents)
+
+    def walk(path: list[str]) -> bool:
+        v = path[-1]
+        for w in sorted((g.parents[v] | g.children[v]) - set(path)):
+            if len(path) >= 2:  # v is interior: is it open on this path?
+                prev = path[-2]
+                collider = v in g.children[prev] and v in g.children[w]
+                if (collider and v not in opened) or (not collider and v in z):
+                    continue
+            if w == y:
+                full = [*path, w]
+                directed = all(b in g.children[a] for a, b in zip(full[1:], full, strict=False))
+                if not directed:
+                    return True
+                continue
+            if walk([*path, w]):
+                return True
+        return False
+
+    return any(walk([x, p]) if p != y else False for p in sorted(g.parents[x]))
 
 
 def _maximal_overall(g: _Graph, x: str, y: str, z: frozenset[str],
@@ -250,11 +279,15 @@ def _check_choice(q: Choice, p: Picked) -> str | None:
         return None if p.degenerate and not p.valid else "a degenerate question must be flagged"
     g = _Graph(q.graph)
     mine = _valid(q, g, q.hidden, None)
+    literal = _Graph(q.graph, literal=True)
     if mine != p.valid:
         return f"the valid options are {mine}, not {p.valid}"
     for reading, valid in p.readings:
         hidden = frozenset() if reading is Reading.A_OBSERVED else q.hidden
-        other = _valid(q, g, hidden, None if reading is Reading.A_OBSERVED else reading)
+        if reading is Reading.LITERAL_BACKDOOR:
+            other = _valid(q, literal, hidden, None)
+        else:
+            other = _valid(q, g, hidden, None if reading is Reading.A_OBSERVED else reading)
         if other != valid:
             return f"in the reading '{reading.value}' the valid options are {other}, not {valid}"
     return None

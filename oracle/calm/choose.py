@@ -60,8 +60,9 @@ class _View:
     """One question's graph with what its tests reuse: the child masks, the graph with
     the edges out of a vertex set removed, the descendants of a vertex set."""
 
-    def __init__(self, graph: CalmGraph) -> None:
+    def __init__(self, graph: CalmGraph, literal: bool = False) -> None:
         self.graph = graph
+        self.literal = literal  # directed paths outcome → … → treatment count as back-door
         self.names = graph.names
         self.dag = graph.dag
         self.kids = graph.dag.children()
@@ -109,9 +110,40 @@ def _backdoor(g: _View, x: int, y: int, z: int, hidden: int) -> str | None:
     bad = z & g.below(x)
     if bad:
         return f"{', '.join(g.named(bad))} descends from the treatment"
-    if not _separated(g.cut(x), x, y, z):
+    if g.literal or not g.below(y) & x:
+        if not _separated(g.cut(x), x, y, z):
+            return "a back-door path stays open"
+        return None
+    if _open_backdoor_path(g, x, y, z):  # the outcome causes the treatment (CaLM's CoT)
         return "a back-door path stays open"
     return None
+
+
+def _open_backdoor_path(g: _View, x: int, y: int, z: int) -> bool:
+    """Whether ``z`` leaves open a path from ``x`` to ``y`` that starts with an arrow into
+    ``x`` and is not a directed path ``y`` → … → ``x`` (CaLM's back-door path when the
+    outcome is an ancestor of the treatment: its mix-BAS CoT example counts the empty set
+    valid for (C, A) in A → C).  Simple paths are walked depth first, a prefix dropped as
+    soon as it is blocked; the budget bounds the walk."""
+    parents, kids = g.dag.parents, g.kids
+    opened = reach(parents, z)  # An(z): a collider there is open
+    # a frame: (vertex, arrow into it from the previous edge, all edges toward x, visited)
+    stack = [(p, False, True, x | 1 << p) for p in bits(parents[x.bit_length() - 1])]
+    while stack:
+        checkpoint()
+        v, arrow_in, toward, seen = stack.pop()
+        bit = 1 << v
+        if bit & y:
+            if not toward:
+                return True
+            continue
+        for w in bits((parents[v] | kids[v]) & ~seen):
+            into_v = bool(parents[v] >> w & 1)  # the edge w → v
+            collider = arrow_in and into_v
+            if (collider and not opened & bit) or (not collider and z & bit):
+                continue
+            stack.append((w, not into_v, toward and into_v, seen | 1 << w))
+    return False
 
 
 def _frontdoor(g: _View, x: int, y: int, z: int, hidden: int) -> str | None:
@@ -187,7 +219,7 @@ def why_not(q: Choice, option: frozenset[str], hidden: frozenset[str],
     valid option that no other valid option contains (``_maximal_among_options``)."""
     m = q.graph.mask
     x, y, z, h = m((q.treatment,)), m((q.outcome,)), m(option), m(hidden)
-    g = view or _View(q.graph)
+    g = view or _View(q.graph, reading is Reading.LITERAL_BACKDOOR)
     c = q.criterion
     if c is Criterion.FRONTDOOR:
         return _frontdoor(g, x, y, z, h)
@@ -236,6 +268,12 @@ def choose(q: Choice) -> Picked:
         others.append((Reading.A_OBSERVED, _valid(q, view, frozenset(), None)))
     if q.criterion is Criterion.BACKDOOR_MAX:
         others.append((Reading.MAXIMAL_OVERALL, _valid(q, view, q.hidden, Reading.MAXIMAL_OVERALL)))
+    backdoor = q.criterion in (Criterion.BACKDOOR_MIN, Criterion.BACKDOOR_MAX,
+                               Criterion.BACKDOOR_ANY)
+    x, y = q.graph.mask((q.treatment,)), q.graph.mask((q.outcome,))
+    if backdoor and view.below(y) & x:
+        others.append((Reading.LITERAL_BACKDOOR,
+                       _valid(q, _View(q.graph, literal=True), q.hidden, None)))
     if q.criterion is Criterion.INSTRUMENT:
         others.append((Reading.PEARL_INSTRUMENT,
                        _valid(q, view, q.hidden, Reading.PEARL_INSTRUMENT)))

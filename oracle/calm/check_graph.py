@@ -228,12 +228,20 @@ def _undirected_open_path(g: _Graph, x: str, y: str, z: frozenset[str]) -> bool:
 
 def _maximal_overall(g: _Graph, x: str, y: str, z: frozenset[str],
                      hidden: frozenset[str]) -> bool:
-    room = set(g.parents) - g.descendants(x) - {y} - hidden - z
-    if _backdoor_ok(g, x, y, z | room, hidden):
-        return not room
-    return not any(_backdoor_ok(g, x, y, z | set(extra), hidden)
-                   for size in range(1, len(room) + 1)
-                   for extra in combinations(sorted(room), size))
+    """No valid W ⊋ z: for each extra vertex v, the largest candidate containing z ∪ {v}
+    is R ∩ An(x, y, z, v) in the graph without x's outgoing edges (a d-separator between
+    bounds exists iff that one is; van der Zander et al. 2019); by enumeration when the
+    outcome causes the treatment (CaLM's reading is not d-separation there)."""
+    room = set(g.parents) - g.descendants(x) - {y} - hidden
+    extra = sorted(room - z)
+    if not g.literal and x in g.descendants(y):
+        return not any(_backdoor_ok(g, x, y, z | set(more), hidden)
+                       for size in range(1, len(extra) + 1)
+                       for more in combinations(extra, size))
+    cut = _cut_out(g.parents, {x})
+    return not any(
+        _backdoor_ok(g, x, y, frozenset(_closure({x, y} | z | {v}, cut) & room), hidden)
+        for v in extra)
 
 
 def _option_ok(q: Choice, g: _Graph, z: frozenset[str], hidden: frozenset[str],

@@ -192,23 +192,30 @@ def _subsets_valid(g: _View, x: int, y: int, z: int, hidden: int) -> int | None:
 def _superset_valid(g: _View, x: int, y: int, z: int, hidden: int) -> int | None:
     """A valid proper superset of ``z`` among the observed non-descendants, or None.
 
-    Every backdoor set lies inside ``full`` (the observed non-descendants of X but Y);
-    when ``full`` itself is valid — always, unless a parent of X is hidden — it is the
-    one maximal set.  Otherwise the supersets are enumerated, largest first (under the
-    budget: CaLM's graphs have at most 20 vertices)."""
-    room = (1 << len(g.names)) - 1
-    room &= ~(g.below(x) | y | hidden | z)
-    if not room:
+    Every backdoor set lies in R = the observed non-descendants of X but Y.  A
+    d-separator W with I ⊆ W ⊆ R exists iff R ∩ An(X ∪ Y ∪ I) is one (van der Zander,
+    Liśkiewicz & Textor 2019, the constrained separator), in the graph without X's
+    outgoing edges: so a valid W ⊋ z exists iff, for some v ∈ R ∖ z, the set
+    R ∩ An(X ∪ Y ∪ z ∪ {v}) is valid — one test per vertex.  (When the outcome causes the
+    treatment, CaLM's reading is not d-separation: the supersets are enumerated, largest
+    first, under the budget.)"""
+    region = ((1 << len(g.names)) - 1) & ~(g.below(x) | y | hidden)
+    room = region & ~z
+    if not g.literal and g.below(y) & x:
+        extra = list(bits(room))
+        for size in range(len(extra), 0, -1):
+            for pick in combinations(extra, size):
+                checkpoint()
+                sup = z | sum(1 << v for v in pick)
+                if _backdoor(g, x, y, sup, hidden) is None:
+                    return sup
         return None
-    if _backdoor(g, x, y, z | room, hidden) is None:
-        return z | room
-    extra = list(bits(room))
-    for size in range(len(extra) - 1, 0, -1):
-        for pick in combinations(extra, size):
-            checkpoint()
-            sup = z | sum(1 << v for v in pick)
-            if _backdoor(g, x, y, sup, hidden) is None:
-                return sup
+    cut_parents = g.cut(x)[0].parents
+    for v in bits(room):
+        checkpoint()
+        candidate = reach(cut_parents, x | y | z | 1 << v) & region
+        if _backdoor(g, x, y, candidate, hidden) is None:
+            return candidate
     return None
 
 

@@ -1,0 +1,218 @@
+"""CaLM's graph questions answered: ancestors and parents, backdoor, front-door and
+instrument sets among three options.
+
+Every test is d-separation (``oracle.dsep``, Bayes-ball on the bitmask core) or
+reachability (``oracle.graph``).  The criteria, as CaLM's prompts state them (its
+zero-shot-IcL task descriptions and its manual-CoT examples; ``docs/families/calm.md``):
+
+* **ancestor** (AR-B "Does X cause Y?", CA-B FA): a directed path X → … → Y of length ≥ 1;
+  **parent** (CA-B FP): an edge X → Y.  Neither holds for X = Y (flagged degenerate).
+* **backdoor set** Z for (X, Y): Z holds no descendant of X (nor X, Y), and Z blocks
+  every path from X to Y with an arrow into X — Z d-separates X and Y once X's outgoing
+  edges are removed.  *minimal*: valid and no proper subset valid; *maximal*: valid and
+  no valid proper superset among the observed vertices; *mix*: valid.
+* **front-door set** Z: (1) Z intercepts every directed path X → … → Y; (2) no
+  back-door path from X to Z is open (X, Z d-separated by ∅ without X's outgoing
+  edges); (3) X blocks every back-door path from Z to Y (Z, Y d-separated by {X}
+  without Z's outgoing edges).
+* **instrument set** Z (CaLM's reading, from its CoT: "A causes D … meaning A and D are
+  d-connected; A is not directly related to E … d-separated"): every z ∈ Z is a parent
+  of X, and Z, Y are d-separated once X's outgoing edges are removed.  Pearl's textbook
+  reading asks only that Z and X be d-connected (Z need not cause X directly).
+* the CoT prompts of max-BAS, mix-BAS and FAS say "A is unobserved": a set holding a
+  hidden vertex is not a valid answer; the answer in the other reading (A observed) is
+  kept as ``Picked.alternative`` so the items whose answer depends on it are reported.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from causal_oracle.oracle.budget import checkpoint
+from causal_oracle.oracle.calm.model import (
+    CalmGraph,
+    Choice,
+    Criterion,
+    Picked,
+    Reading,
+    Relation,
+    RelationKind,
+    Verdict,
+)
+from causal_oracle.oracle.dsep import bayes_ball
+from causal_oracle.oracle.graph import Dag, bits, directed_path, reach
+
+
+def relation(q: Relation) -> Verdict:
+    """Is ``q.first`` a proper ancestor (a parent) of ``q.second``; the path if so."""
+    g = q.graph
+    a, b = g.index(q.first), g.index(q.second)
+    if a == b:
+        return Verdict(False, degenerate=True)
+    if q.kind is RelationKind.PARENT:
+        return Verdict(True, (q.first, q.second)) if g.dag.has_edge(a, b) else Verdict(False)
+    path = directed_path(g.dag, a, b)
+    return Verdict(True, g.named_path(path)) if path else Verdict(False)
+
+
+# ---- d-separation on the bitmask core -------------------------------------------------
+def _without_out(dag: Dag, mask: int) -> Dag:
+    """``dag`` without the edges out of ``mask``."""
+    return Dag(dag.n, tuple(p & ~mask for p in dag.parents))
+
+
+def _separated(dag: Dag, a: int, b: int, given: int) -> bool:
+    """Whether vertex sets ``a`` and ``b`` are d-separated by ``given`` in ``dag``."""
+    kids = dag.children()
+    for v in bits(a):
+        up, down = bayes_ball(dag, v, given, kids)
+        if (up | down) & b:
+            return False
+    return True
+
+
+def _backdoor(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> str | None:
+    """Why ``z`` is not a backdoor set for (x, y), or None when it is one."""
+    if z & hidden:
+        return f"it holds the unobserved {', '.join(g.named(z & hidden))}"
+    if z & (x | y):
+        return "it holds the treatment or the outcome"
+    bad = z & g.dag.descendants_of(x)
+    if bad:
+        return f"{', '.join(g.named(bad))} descends from the treatment"
+    if not _separated(_without_out(g.dag, x), x, y, z):
+        return "a back-door path stays open"
+    return None
+
+
+def _frontdoor(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> str | None:
+    """Why ``z`` is not a front-door set for (x, y), or None when it is one."""
+    if z & hidden:
+        return f"it holds the unobserved {', '.join(g.named(z & hidden))}"
+    if z & (x | y):
+        return "it holds the treatment or the outcome"
+    avoid = z
+    if reach(g.dag.children(), g.dag.children()[x.bit_length() - 1] & ~avoid, avoid) & y:
+        return "a directed path from the treatment avoids it"
+    if not _separated(_without_out(g.dag, x), x, z, 0):
+        return "a back-door path from the treatment to it is open"
+    if not _separated(_without_out(g.dag, z), z, y, x):
+        return "the treatment leaves a back-door path from it to the outcome open"
+    return None
+
+
+def _instrument(g: CalmGraph, x: int, y: int, z: int, textbook: bool) -> str | None:
+    """Why ``z`` is not an instrument set for (x, y) (CaLM's reading, or Pearl's)."""
+    if not z or z & (x | y):
+        return "it is empty or holds the treatment or the outcome"
+    if textbook:
+        if _separated(g.dag, z, x, 0):
+            return "it is d-separated from the treatment"
+    elif z & ~g.dag.parents[x.bit_length() - 1]:
+        return f"{', '.join(g.named(z & ~g.dag.parents[x.bit_length() - 1]))} does not cause " \
+               "the treatment directly"
+    if not _separated(_without_out(g.dag, x), z, y, 0):
+        return "it is d-connected to the outcome other than through the treatment"
+    return None
+
+
+def _subsets_valid(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> int | None:
+    """A valid proper subset of ``z`` (as a mask), or None."""
+    members = list(bits(z))
+    for size in range(len(members)):
+        for pick in combinations(members, size):
+            checkpoint()
+            sub = sum(1 << v for v in pick)
+            if _backdoor(g, x, y, sub, hidden) is None:
+                return sub
+    return None
+
+
+def _superset_valid(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> int | None:
+    """A valid proper superset of ``z`` among the observed non-descendants, or None.
+
+    Every backdoor set lies inside ``full`` (the observed non-descendants of X but Y);
+    when ``full`` itself is valid — always, unless a parent of X is hidden — it is the
+    one maximal set.  Otherwise the supersets are enumerated, largest first (under the
+    budget: CaLM's graphs have at most 20 vertices)."""
+    room = (1 << len(g.names)) - 1
+    room &= ~(g.dag.descendants_of(x) | y | hidden | z)
+    if not room:
+        return None
+    if _backdoor(g, x, y, z | room, hidden) is None:
+        return z | room
+    extra = list(bits(room))
+    for size in range(len(extra) - 1, 0, -1):
+        for pick in combinations(extra, size):
+            checkpoint()
+            sup = z | sum(1 << v for v in pick)
+            if _backdoor(g, x, y, sup, hidden) is None:
+                return sup
+    return None
+
+
+def why_not(q: Choice, option: frozenset[str], hidden: frozenset[str],
+            reading: Reading | None = None) -> str | None:
+    """Why ``option`` fails ``q.criterion`` with ``hidden`` unobserved (None: it holds),
+    in CaLM's reading or in ``reading``.  A maximal backdoor set is, in CaLM's reading, a
+    valid option that no other valid option contains (``_maximal_among_options``)."""
+    g = q.graph
+    x, y, z, h = g.mask((q.treatment,)), g.mask((q.outcome,)), g.mask(option), g.mask(hidden)
+    c = q.criterion
+    if c is Criterion.FRONTDOOR:
+        return _frontdoor(g, x, y, z, h)
+    if c is Criterion.INSTRUMENT:
+        return _instrument(g, x, y, z, reading is Reading.PEARL_INSTRUMENT)
+    why = _backdoor(g, x, y, z, h)
+    if why is not None or c is Criterion.BACKDOOR_ANY:
+        return why
+    if c is Criterion.BACKDOOR_MIN:
+        sub = _subsets_valid(g, x, y, z, h)
+        return None if sub is None else f"its subset {{{', '.join(g.named(sub))}}} is valid"
+    if reading is not Reading.MAXIMAL_OVERALL:
+        return None  # valid; maximality among the options is decided by ``choose``
+    sup = _superset_valid(g, x, y, z, h)
+    return None if sup is None else f"the larger {{{', '.join(g.named(sup))}}} is valid"
+
+
+def _maximal_among_options(q: Choice, reasons: list[str | None]) -> list[str | None]:
+    """CaLM's maximal backdoor set: of the valid options, those no other valid option
+    strictly contains."""
+    valid = [o for o, r in zip(q.options, reasons, strict=True) if r is None]
+    out = list(reasons)
+    for k, (o, r) in enumerate(zip(q.options, reasons, strict=True)):
+        bigger = next((b for b in valid if o < b), None)
+        if r is None and bigger is not None:
+            out[k] = f"the option {{{', '.join(sorted(bigger))}}} is a larger valid set"
+    return out
+
+
+def _valid(q: Choice, hidden: frozenset[str], reading: Reading | None) -> list[str | None]:
+    reasons = [why_not(q, o, hidden, reading) for o in q.options]
+    if q.criterion is Criterion.BACKDOOR_MAX and reading is not Reading.MAXIMAL_OVERALL:
+        reasons = _maximal_among_options(q, reasons)
+    return reasons
+
+
+def choose(q: Choice) -> Picked:
+    """The options that meet the criterion in CaLM's reading, and in the others."""
+    if q.treatment == q.outcome:
+        return Picked((), (), ("the treatment is the outcome",) * len(q.options), True)
+    reasons = _valid(q, q.hidden, None)
+    others: list[tuple[Reading, list[str | None]]] = []
+    if q.hidden:
+        others.append((Reading.A_OBSERVED, _valid(q, frozenset(), None)))
+    if q.criterion is Criterion.BACKDOOR_MAX:
+        others.append((Reading.MAXIMAL_OVERALL, _valid(q, q.hidden, Reading.MAXIMAL_OVERALL)))
+    if q.criterion is Criterion.INSTRUMENT:
+        others.append((Reading.PEARL_INSTRUMENT,
+                       _valid(q, q.hidden, Reading.PEARL_INSTRUMENT)))
+
+    def numbers(rs: list[str | None]) -> tuple[int, ...]:
+        return tuple(k + 1 for k, r in enumerate(rs) if r is None)
+
+    return Picked(numbers(reasons), tuple((r, numbers(rs)) for r, rs in others),
+                  tuple(r or "meets the criterion" for r in reasons))
+
+
+__all__ = ["choose", "relation", "why_not"]

@@ -34,7 +34,7 @@ from causal_oracle.oracle.calm.effects_model import (
     Bound,
     EffectKind,
     EffectQuestion,
-    Language,
+    Lang,
     Lit,
     Stated,
 )
@@ -220,16 +220,16 @@ _PLACEHOLDER = re.compile(r"@(\d+)@")
 
 
 @cache
-def _name_pattern(names: tuple[str, ...], language: Language) -> re.Pattern[str]:
+def _name_pattern(names: tuple[str, ...], language: Lang) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    if language is Language.EN:
+    if language is Lang.EN:
         return re.compile(f"(?<![\\w'])(?:the\\s+)?({alternatives})(?![\\w'])",
                           re.IGNORECASE)
     # a name right after 为 is a value word that repeats the name ("…为体重增加/增长/减少")
     return re.compile(f"(?<!为)({alternatives})", re.IGNORECASE)
 
 
-def substitute(text: str, names: list[str], language: Language) -> str:
+def substitute(text: str, names: list[str], language: Lang) -> str:
     """``text`` with every variable name replaced by its placeholder ``@k@``."""
     if "@" in text:
         raise fail("text", "a character '@' (reserved for placeholders)", text)
@@ -255,7 +255,7 @@ def read_text(item: ItemText, names: list[str] | None = None,
     for name in (treatment, outcome):
         if name not in names:
             names.append(name)  # a variable with no edge: named only here
-    suffix = "en" if lang is Language.EN else "cn"
+    suffix = "en" if lang is Lang.EN else "cn"
     data = substitute(item.data, names, lang)
     said = run_parser(_parser(f"data_{suffix}"), {}, data, "data_info", _READ)
     question = substitute(item.question, names, lang)
@@ -286,7 +286,7 @@ class _Values:
         return var, words.index(word)
 
 
-def _build(kind: EffectKind, lang: Language, names: list[str], edges: list[tuple[int, int]],
+def _build(kind: EffectKind, lang: Lang, names: list[str], edges: list[tuple[int, int]],
            treatment: int, outcome: int, said: list[SaidNumber], asked: SaidQuestion,
            question_text: str) -> EffectQuestion:
     values = _Values(names)
@@ -346,12 +346,21 @@ def read_prompt(prompt: str) -> EffectQuestion:
     return read_text(split_prompt(prompt))
 
 
-def read_record(record: Mapping[str, Any], language: Language) -> EffectQuestion:
-    """The question of a released record; its ``Background`` graph must be the story's."""
+def record_text(record: Mapping[str, Any], language: Lang) -> ItemText:
+    """The four texts of a record that its prompt shows."""
     try:
         background = record["Background"]
-        item = ItemText(language, str(record["given_info"]), str(background["data_info"]),
+        return ItemText(language, str(record["given_info"]), str(background["data_info"]),
                         str(record["Instruction"]), str(record["Question"]))
+    except (KeyError, TypeError) as missing:
+        raise ParseError(f"cannot parse record: no field {missing}", what="record") from None
+
+
+def read_record(record: Mapping[str, Any], language: Lang) -> EffectQuestion:
+    """The question of a released record; its ``Background`` graph must be the story's."""
+    item = record_text(record, language)
+    try:
+        background = record["Background"]
         graph, meaning = str(background["graph"]), str(background["real_world_meaning"])
     except (KeyError, TypeError) as missing:
         raise ParseError(f"cannot parse record: no field {missing}", what="record") from None

@@ -15,27 +15,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from causal_oracle.oracle.calm.effects_model import EffectKind, Language
+from causal_oracle.oracle.calm.effects_model import EffectKind, Lang
 from causal_oracle.oracle.errors import quote
 from causal_oracle.parser.errors import ParseError
 
 STORY_HEAD = {
-    Language.EN: "Imagine a self-contained, hypothetical world with only the following "
+    Lang.EN: "Imagine a self-contained, hypothetical world with only the following "
                  "conditions, and without any unmentioned factors or causal relationships:",
-    Language.CN: "设想一个只有以下条件，而没有其他因素或因果关系的假设世界：",
+    Lang.CN: "设想一个只有以下条件，而没有其他因素或因果关系的假设世界：",
 }
 EDGE_EN = " has a direct effect on "
 EDGE_CN = ("对", "有直接影响")
 
-PROMPT_HEAD = {Language.EN: "Input Info:", Language.CN: "输入信息："}
-PROMPT_FIELDS = {Language.EN: ("Instruction:", "Question:"), Language.CN: ("指令：", "问题：")}
+PROMPT_HEAD = {Lang.EN: "Input Info:", Lang.CN: "输入信息："}
+PROMPT_FIELDS = {Lang.EN: ("Instruction:", "Question:"), Lang.CN: ("指令：", "问题：")}
 
 
 @dataclass(frozen=True, slots=True)
 class ItemText:
     """The four texts a CaLM effect prompt is made of."""
 
-    language: Language
+    language: Lang
     story: str
     data: str
     instruction: str
@@ -46,14 +46,14 @@ def fail(what: str, why: str, text: str) -> ParseError:
     return ParseError(f"cannot parse {what}: {why} in {quote(text)}", what=what)
 
 
-def key_of(name: str, language: Language) -> str:
+def key_of(name: str, language: Lang) -> str:
     """The form names are compared in: case-insensitively (a sentence capitalises its
     first word, in Chinese stories too: "Musg对xrdt有直接影响"), blanks collapsed."""
     del language  # one rule for both languages
     return " ".join(name.split()).lower()
 
 
-def read_story(story: str, language: Language, known: tuple[str, ...] = ()
+def read_story(story: str, language: Lang, known: tuple[str, ...] = ()
                ) -> tuple[list[str], list[tuple[int, int]]]:
     """Names (in order of first mention) and edges of the story's graph (``known``: names
     read elsewhere, which settle where a Chinese sentence splits)."""
@@ -74,7 +74,7 @@ def read_story(story: str, language: Language, known: tuple[str, ...] = ()
         return index[k]
 
     edges: list[tuple[int, int]] = []
-    if language is Language.EN:
+    if language is Lang.EN:
         pos = 0
         while True:
             mid = text.find(EDGE_EN, pos)
@@ -112,7 +112,7 @@ def _cn_edges(text: str, known: tuple[str, ...]) -> tuple[list[tuple[str, str]],
         options = []
         pos = body.find(EDGE_CN[0])
         while pos >= 0:
-            a, b = key_of(body[:pos], Language.CN), key_of(body[pos + 1:], Language.CN)
+            a, b = key_of(body[:pos], Lang.CN), key_of(body[pos + 1:], Lang.CN)
             if a and b:
                 options.append((a, b))
             pos = body.find(EDGE_CN[0], pos + 1)
@@ -121,7 +121,7 @@ def _cn_edges(text: str, known: tuple[str, ...]) -> tuple[list[tuple[str, str]],
         cuts.append(options)
     pairs = []
     for i, options in enumerate(cuts):
-        pool = {key_of(k, Language.CN) for k in known}
+        pool = {key_of(k, Lang.CN) for k in known}
         for j, other in enumerate(cuts):
             if j != i:
                 pool.update(side for pair in other for side in pair)
@@ -132,11 +132,11 @@ def _cn_edges(text: str, known: tuple[str, ...]) -> tuple[list[tuple[str, str]],
 INSTRUCTION_KIND = {kind.value: kind for kind in EffectKind}
 
 
-def read_instruction(text: str, language: Language, known: list[str]
+def read_instruction(text: str, language: Lang, known: list[str]
                      ) -> tuple[EffectKind, str, str]:
     """The task, the treatment and the outcome the instruction names."""
     text = text.strip()
-    if language is Language.EN:
+    if language is Lang.EN:
         if not text.startswith("Consider the ") or not text.endswith("."):
             raise fail("instruction", "not 'Consider the … of X on Y.'", text)
         close = text.find(") of ")
@@ -174,7 +174,7 @@ def read_instruction(text: str, language: Language, known: list[str]
     return kind, treatment, key_of(outcome, language)
 
 
-def split_pair(pair: str, word: str, known: list[str], language: Language,
+def split_pair(pair: str, word: str, known: list[str], language: Lang,
                text: str) -> tuple[str, str]:
     """Split "X on Y" where either name may contain ``word``: the split whose both sides
     are known names, else the first."""
@@ -195,7 +195,7 @@ def split_pair(pair: str, word: str, known: list[str], language: Language,
 def split_prompt(prompt: str) -> ItemText:
     """The item's own text in a rendered CaLM effect prompt (any style: the item is the
     last 'Input Info:' block; in-context examples and adversarial replies come before)."""
-    for language in (Language.EN, Language.CN):
+    for language in (Lang.EN, Lang.CN):
         head = PROMPT_HEAD[language]
         start = prompt.rfind(head)
         if start < 0:
@@ -219,17 +219,17 @@ def split_prompt(prompt: str) -> ItemText:
     raise fail("prompt", "no 'Input Info:' / '输入信息：' block", prompt)
 
 
-def read_background(graph: str, meaning: str, language: Language
+def read_background(graph: str, meaning: str, language: Lang
                     ) -> tuple[list[str], list[tuple[int, int]]]:
     """A record's ``Background``: names by letter and the edges 'A->B, …'."""
-    head = "nodes " if language is Language.EN else "个节点"
+    head = "nodes " if language is Lang.EN else "个节点"
     at = graph.find(head)
     if at < 0:
         raise fail("graph", "no node list", graph)
-    letters_end = graph.find(" and " if language is Language.EN else "和", at)
+    letters_end = graph.find(" and " if language is Lang.EN else "和", at)
     letters_text = graph[at + len(head):letters_end].rstrip(", ")
     letters = [p.strip() for p in letters_text.split(",") if p.strip()]
-    word = " represents " if language is Language.EN else "代表"
+    word = " represents " if language is Lang.EN else "代表"
     starts = []
     for letter in letters:
         pos = meaning.find(f"{letter}{word}")
@@ -264,3 +264,26 @@ def trailing_letters(text: str) -> str:
     while start > 0 and text[start - 1].isascii() and text[start - 1].isalpha():
         start -= 1
     return text[start:]
+
+
+_FORMAT = {
+    (Lang.EN, False): 'Provide the calculation result to four decimal places and a final '
+                      '"yes" or "no" answer in JSON format, like {"ANSWER": "Yes", '
+                      '"PROB": "0.1234"}:',
+    (Lang.EN, True): 'Provide the calculation result to four decimal places in JSON format, '
+                     'like {"PROB": "0.1234"}:',
+    (Lang.CN, False): '请根据上述信息，给出计算结果（答案保留四位小数），并给出最终答案“是“或”否“。'
+                      '请以JSON格式返回最终结果，例如，{"ANSWER":"是","PROB":"0.1234"}：',
+    (Lang.CN, True): '请根据上述信息，给出计算结果（答案保留四位小数）。请以JSON格式返回最终结果，'
+                     '例如，{"PROB":"0.1234"}：',
+}
+
+
+def render_basic(item: ItemText, bound: bool) -> str:
+    """The item as CaLM's ``basic`` style renders it (``prompt/ATE.py`` … ``PS.py``:
+    one template for the five effects, one for PN/PS, each with its ``-CN`` twin)."""
+    head = PROMPT_HEAD[item.language]
+    ins, q = PROMPT_FIELDS[item.language]
+    space = " " if item.language is Lang.EN else ""
+    return (f"{head}{space}{item.story}\n{item.data}\n{ins}{space}{item.instruction}\n"
+            f"{q}{space}{item.question}\n{_FORMAT[(item.language, bound)]}")

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from causal_oracle.oracle.calm.model import Lang
+
 #: a literal: (variable index, value 0/1)
 Lit = tuple[int, int]
 
@@ -56,11 +58,6 @@ class Bound(StrEnum):
     UPPER = "upper"
 
 
-class Language(StrEnum):
-    EN = "EN"
-    CN = "CN"
-
-
 @dataclass(frozen=True, slots=True)
 class Stated:
     """P(event | given) = value, as printed (``text``)."""
@@ -80,7 +77,7 @@ class EffectQuestion:
     """One CaLM effect question, read from a record or a rendered prompt."""
 
     kind: EffectKind
-    language: Language
+    language: Lang
     names: tuple[str, ...]
     values: tuple[tuple[str, str], ...]
     edges: tuple[tuple[int, int], ...]

@@ -29,7 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput, VisitError
 
+from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.calm.effects_model import (
     Bound,
     EffectKind,
@@ -47,15 +49,31 @@ from causal_oracle.parser.calm_effects_story import (
     read_story,
     split_prompt,
 )
-from causal_oracle.parser.errors import ParseError
-from causal_oracle.parser.grammar import load_grammar, run_parser
+from causal_oracle.parser.errors import ParseError, from_lark
+from causal_oracle.parser.grammar import BudgetedLexing
 
 GRAMMAR = Path(__file__).with_name("calm_effects.lark")
 BOUNDS = {"lower": Bound.LOWER, "upper": Bound.UPPER, "下界": Bound.LOWER, "上界": Bound.UPPER}
 
 
+@cache
 def _parser(start: str) -> Lark:
-    return load_grammar(GRAMMAR, start)
+    """An LALR parser that applies ``_Read`` while it parses (no parse tree is built:
+    the sentences are short and many), tokens read under the time budget."""
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), start=start, parser="lalr",
+                transformer=_READ, maybe_placeholders=False, postlex=BudgetedLexing())
+
+
+def _parse(start: str, text: str, what: str) -> Any:
+    checkpoint()
+    try:
+        return _parser(start).parse(text)
+    except UnexpectedInput as error:
+        raise from_lark(error, text, what, {}) from None
+    except VisitError as error:  # a callback's own error, e.g. a malformed value
+        if isinstance(error.orig_exc, ParseError):
+            raise error.orig_exc from None
+        raise
 
 
 #: a name-and-value pair as the text writes it: (variable index, value word)
@@ -85,7 +103,16 @@ class SaidQuestion:
 
 
 def _var(token: Token) -> int:
-    return int(str(token)[1:-1])
+    """The index in a placeholder token (``@3@``, ``@3@ being``, ``@3@为``)."""
+    text = str(token)
+    return int(text[1:text.index("@", 1)])
+
+
+def _number(token: Token) -> str:
+    """The number in ``is 0.1234.`` / ``的概率为0.1234。``."""
+    text = str(token)
+    start = text.find("为") + 1 if text.startswith("的") else 3
+    return text[start:-1]
 
 
 class _Read(Transformer):  # type: ignore[type-arg]
@@ -99,7 +126,7 @@ class _Read(Transformer):  # type: ignore[type-arg]
         return " ".join(str(t) for t in c).lower()
 
     def assign_en(self, c: list[Any]) -> Said:
-        return (c[0], c[1])
+        return (_var(c[0]), c[1])
 
     def assign_cn(self, c: list[Any]) -> Said:
         return (_var(c[0]), str(c[1]))
@@ -111,17 +138,17 @@ class _Read(Transformer):  # type: ignore[type-arg]
 
     # ---- numbers
     def cond_en(self, c: list[Any]) -> SaidNumber:
-        return SaidNumber((c[1],), c[0], str(c[2]))
+        return SaidNumber((c[1],), c[0], _number(c[2]))
 
     def plain_en(self, c: list[Any]) -> SaidNumber:
-        return SaidNumber(c[0], (), str(c[1]))
+        return SaidNumber(c[0], (), _number(c[1]))
 
     def cond_cn(self, c: list[Any]) -> SaidNumber:
         parts = [x for x in c if not (isinstance(x, Token) and x.type == "COMMA")]
-        return SaidNumber((parts[1],), parts[0], str(parts[2]))
+        return SaidNumber((parts[1],), parts[0], _number(parts[2]))
 
     def plain_cn(self, c: list[Any]) -> SaidNumber:
-        return SaidNumber(c[0], (), str(c[1]))
+        return SaidNumber(c[0], (), _number(c[1]))
 
     def data_en(self, c: list[Any]) -> list[SaidNumber]:
         return list(c)
@@ -141,7 +168,7 @@ class _Read(Transformer):  # type: ignore[type-arg]
 
     def ett_en(self, c: list[Any]) -> SaidQuestion:
         x1, a, x2, b, (y, yv) = c
-        return SaidQuestion("ETT", [x1, x2], y, b, yv, base=a)
+        return SaidQuestion("ETT", [_var(x1), x2], y, b, yv, base=a)
 
     def nde_en(self, c: list[Any]) -> SaidQuestion:
         x, xv, (y, yv) = c
@@ -257,9 +284,9 @@ def read_text(item: ItemText, names: list[str] | None = None,
             names.append(name)  # a variable with no edge: named only here
     suffix = "en" if lang is Lang.EN else "cn"
     data = substitute(item.data, names, lang)
-    said = run_parser(_parser(f"data_{suffix}"), {}, data, "data_info", _READ)
+    said = _parse(f"data_{suffix}", data, "data_info")
     question = substitute(item.question, names, lang)
-    asked = run_parser(_parser(f"question_{suffix}"), {}, question, "question", _READ)
+    asked = _parse(f"question_{suffix}", question, "question")
     assert isinstance(said, list) and isinstance(asked, SaidQuestion)
     return _build(kind, lang, names, edges, names.index(treatment), names.index(outcome),
                   said, asked, item.question)

@@ -249,3 +249,16 @@ def test_a_rendered_prompt_is_answered_and_graded_through_the_registry() -> None
     assert natural.answer_text == "Yes" and natural.grade is not None and natural.grade.correct
     assert REGISTRY.get("PN-P_PN-basic") is REGISTRY.get("calm")
     assert EffectKind.PN in {kind for kind, _ in TASKS.values()}
+
+
+def test_data_info_math_is_compared_with_the_text_not_trusted() -> None:
+    from causal_oracle.parser.calm_effects_math import compare
+
+    record = _first("ETT-P_ETT-hard_EN")
+    diff = compare(record, read_record(record, Lang.EN))
+    assert diff.dropped == ["P(H|B)=0.9562"] and not diff.extra and not diff.garbled
+    record = _first("PN-P_PN-basic_CN", 2)  # "P=0.8660": the marginal lost its variable
+    diff = compare(record, read_record(record, Lang.CN))
+    assert diff.garbled == 1 and diff.dropped == ["P(D)=0.8660"]
+    record = _first("CDE-P_CDE-hard_EN", 8)  # 1.0000 printed twice is no evidence
+    assert compare(record, read_record(record, Lang.EN)).faithful

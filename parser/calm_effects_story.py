@@ -27,6 +27,11 @@ STORY_HEAD = {
 EDGE_EN = " has a direct effect on "
 EDGE_CN = ("对", "有直接影响")
 
+#: at most this many variables and edges in a story (CaLM's largest graphs have ~12 nodes):
+#: the name scan is linear in the text times the number of names
+MAX_NAMES = 64
+MAX_EDGES = 256
+
 PROMPT_HEAD = {Lang.EN: "Input Info:", Lang.CN: "输入信息："}
 PROMPT_FIELDS = {Lang.EN: ("Instruction:", "Question:"), Lang.CN: ("指令：", "问题：")}
 
@@ -76,7 +81,7 @@ def read_story(story: str, language: Lang, known: tuple[str, ...] = ()
     edges: list[tuple[int, int]] = []
     if language is Lang.EN:
         pos = 0
-        while True:
+        while len(edges) <= MAX_EDGES:
             mid = text.find(EDGE_EN, pos)
             if mid < 0:
                 break
@@ -91,6 +96,8 @@ def read_story(story: str, language: Lang, known: tuple[str, ...] = ()
     else:
         pairs, rest = _cn_edges(text, known)
         edges = [(node(a), node(b)) for a, b in pairs]
+    if len(names) > MAX_NAMES or len(edges) > MAX_EDGES:
+        raise fail("story", f"more than {MAX_NAMES} variables or {MAX_EDGES} edges", story)
     if rest:
         raise fail("story", "a sentence that states no direct effect", rest)
     return names, edges
@@ -102,6 +109,8 @@ def _cn_edges(text: str, known: tuple[str, ...]) -> tuple[list[tuple[str, str]],
     sides; the cut chosen is the one whose two sides are most often names elsewhere (a
     side of another sentence's possible cut, or ``known``), the first cut on a tie."""
     cuts: list[list[tuple[str, str]]] = []
+    if text.count("。") > MAX_EDGES:
+        raise fail("story", f"more than {MAX_EDGES} edges", text)
     for sentence in text.split("。"):
         sentence = sentence.strip()
         if not sentence:
@@ -254,6 +263,8 @@ def read_background(graph: str, meaning: str, language: Lang
         if tail not in index or head_ not in index:
             raise fail("graph", f"an edge between unknown nodes {arrow!r}", graph)
         edges.append((index[tail], index[head_]))
+    if len(names) > MAX_NAMES or len(edges) > MAX_EDGES:
+        raise fail("graph", f"more than {MAX_NAMES} nodes or {MAX_EDGES} edges", graph)
     return names, edges
 
 

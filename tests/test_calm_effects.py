@@ -262,3 +262,14 @@ def test_data_info_math_is_compared_with_the_text_not_trusted() -> None:
     assert diff.garbled == 1 and diff.dropped == ["P(D)=0.8660"]
     record = _first("CDE-P_CDE-hard_EN", 8)  # 1.0000 printed twice is no evidence
     assert compare(record, read_record(record, Lang.EN)).faithful
+
+
+def test_a_huge_story_is_refused_not_scanned() -> None:
+    story = ("Imagine a self-contained, hypothetical world with only the following "
+             "conditions, and without any unmentioned factors or causal relationships: "
+             + " ".join(f"V{i} has a direct effect on V{i + 1}." for i in range(300)))
+    text = (f"Input Info: {story}\n\nInstruction: Consider the average treatment effect "
+            "(ATE) of v1 on v2.\nQuestion: If v1 is changed to be low, will v2 be more "
+            "likely to be low?")
+    with pytest.raises(ParseError, match="more than"):
+        read_prompt(text)

@@ -34,6 +34,7 @@ the item.  The search is a handful of ``str.rfind`` calls: linear in the text.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -70,12 +71,12 @@ _DOUBT = ("Your former answer is wrong, please answer the question again.\n",
 _HINTS = ("Your former answer is: ", "之前的答案是：")
 _ROLES = ("You are a helpful assistant", "你是一个")
 _MANUAL = ("Here are ", "Here we will provide", "如下为")
-_CJK_LOW, _CJK_HIGH = "\u4e00", "\u9fff"
+_CJK = re.compile("[\u4e00-\u9fff]")
 
 
 def language_of(text: str) -> Lang:
     """CN when the text holds a CJK ideograph (CaLM's CN templates all do), else EN."""
-    return Lang.CN if any(_CJK_LOW <= c <= _CJK_HIGH for c in text) else Lang.EN
+    return Lang.CN if _CJK.search(text) else Lang.EN
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,10 @@
   several valid options or none make the question ambiguous, treatment = outcome
   degenerate, and the items whose answer another reading changes are reported.
 
+A prompt is answered as its text asks: CaLM's CN one- and three-shot-IcL max-BAS
+templates ask for the *minimal* set (the items' gold is for the maximal one); such an
+item is answered for the minimal set and flagged ``translation_reverses_question``.
+
 ``oracle.calm.check_graph`` re-derives every answer (no code shared with the solvers).
 """
 
@@ -20,6 +24,7 @@ from typing import Any, ClassVar
 from causal_oracle.entry.families.calm_part import (
     DEGENERATE,
     NO_VALID,
+    REVERSED,
     SEVERAL_VALID,
     CalmPart,
     CalmQuestion,
@@ -126,7 +131,7 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
         if task in RELATIONS:
             return read.relation_item(item, RELATIONS[task][0], lang, task == "AR-B_CaLM-AR")
         if task in CHOICES:
-            return read.choice_item(item, lang, _hidden(task), CHOICES[task])
+            return read.choice_item(item, lang, _hidden(task))
         return read.identify_item(item, lang)
 
     def prompt(self, task: str, record: Mapping[str, Any], lang: Lang) -> str:
@@ -245,6 +250,9 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
 
     def causes(self, question: CalmQuestion, solution: Solution, gold: Any) -> tuple[str, ...]:
         out = []
+        q = question.formal
+        if isinstance(q, Choice) and CHOICES.get(question.task, q.criterion) is not q.criterion:
+            out.append(REVERSED)  # the prompt asks another question than its task's gold
         if solution.degenerate:
             out.append(DEGENERATE)
         if isinstance(solution, Picked) and not solution.degenerate:

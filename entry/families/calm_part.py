@@ -36,7 +36,21 @@ Errors: a part raises ``ParseError`` (unreadable text: where and why, quoting �
 characters) or ``InputError`` (well-formed but not a valid question); ``check`` raises
 ``CertificateRejected`` when the independent checker disagrees (a bug, never an answer).
 A question the text does not decide (a CN CLadder prompt without its graph) is not an
-error: the part's solution says ``undetermined`` and ``causes`` names why.
+error: the part's solution says ``undetermined`` and ``causes`` names why.  Solvers and
+checkers call ``oracle.budget.checkpoint()`` in every loop over input.
+
+How an audited row comes out (``Calm.audit_fields``, then ``entry.audit_record``):
+``judge_gold``'s ``GoldJudgement`` decides it — ``ambiguous=True`` → AMBIGUOUS (with
+``reason``); ``agree`` True/False → AGREE/DISAGREE; ``agree`` None on a row with gold →
+UNDETERMINED (``reason``, or "degenerate question" when ``causes`` holds
+``DEGENERATE``).  ``causes(question, solution, gold)`` gives the row's cause classes
+(``"kind"`` of each ``{"kind", "detail"}`` cause the audit summary counts), whatever the
+outcome: a flagged degenerate item may still agree.
+
+Writing a part: a module ``entry/families/calm_<part>.py`` defining the subclass and a
+module-level instance, its parser in ``parser/calm_<part>*.py``, its solver and checker in
+``oracle/calm/`` (the checker importing only ``oracle.calm`` model modules), and one line
+in ``calm.PARTS``.  ``render(...).data`` and ``derivation`` must be JSON-ready.
 """
 
 from __future__ import annotations
@@ -91,7 +105,7 @@ class CalmPart(ABC, Generic[F, S]):
 
     def owns(self, task: str) -> bool:
         """Whether ``task`` (any case) is one of this part's task ids."""
-        return task.casefold() in {t.casefold() for t in self.tasks}
+        return any(task.casefold() == t.casefold() for t in self.tasks)
 
     def canonical(self, task: str) -> str:
         """``task`` spelt as in ``tasks`` (``InputError`` if not this part's)."""

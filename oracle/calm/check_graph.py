@@ -41,15 +41,18 @@ Adj = dict[str, set[str]]
 
 
 def _adjacency(g: CalmGraph) -> tuple[Adj, Adj, Adj]:
-    parents: Adj = {v: set() for v in g.names}
-    children: Adj = {v: set() for v in g.names}
-    spouses: Adj = {v: set() for v in g.names}
-    for a, b in g.directed():
-        parents[b].add(a)
-        children[a].add(b)
-    for a, b in g.bidirected():
-        spouses[a].add(b)
-        spouses[b].add(a)
+    names = g.names
+    parents: Adj = {v: set() for v in names}
+    children: Adj = {v: set() for v in names}
+    spouses: Adj = {v: set() for v in names}
+    for i, v in enumerate(names):  # the formal object's masks read bit by bit
+        up, bi = g.dag.parents[i], g.spouses[i]
+        for j, w in enumerate(names):
+            if up >> j & 1:
+                parents[v].add(w)
+                children[w].add(v)
+            if bi >> j & 1:
+                spouses[v].add(w)
     return parents, children, spouses
 
 
@@ -84,14 +87,6 @@ def _d_separated(parents: Adj, xs: set[str], ys: set[str], zs: set[str]) -> bool
 
 def _cut_out(parents: Adj, xs: set[str]) -> Adj:
     return {v: {p for p in ps if p not in xs} for v, ps in parents.items()}
-
-
-def _children(parents: Adj) -> Adj:
-    out: Adj = {v: set() for v in parents}
-    for v, ps in parents.items():
-        for p in ps:
-            out[p].add(v)
-    return out
 
 
 # ---- relations ----------------------------------------------------------------------
@@ -181,35 +176,75 @@ def _check_identify(q: Identify, v: Verdict) -> str | None:
 
 
 # ---- choices ---------------------------------------------------------------------------
-def _backdoor_ok(parents: Adj, x: str, y: str, z: frozenset[str], hidden: frozenset[str]
+class _Graph:
+    """The question's graph read once per check: parent, child and spouse sets, and the
+    descendants of each vertex asked about."""
+
+    def __init__(self, g: CalmGraph, literal: bool = False) -> None:
+        self.parents, self.children, self.spouses = _adjacency(g)
+        self.literal = literal
+        self._below: dict[str, set[str]] = {}
+
+    def descendants(self, v: str) -> set[str]:
+        if v not in self._below:
+            self._below[v] = _closure({v}, self.children)
+        return self._below[v]
+
+
+def _backdoor_ok(g: _Graph, x: str, y: str, z: frozenset[str], hidden: frozenset[str]
                  ) -> bool:
-    if z & hidden or x in z or y in z:
+    if z & hidden or x in z or y in z or z & g.descendants(x):
         return False
-    if z & _closure({x}, _children(parents)):
-        return False
-    return _d_separated(_cut_out(parents, {x}), {x}, {y}, set(z))
+    if g.literal or x not in g.descendants(y):
+        return _d_separated(_cut_out(g.parents, {x}), {x}, {y}, set(z))
+    return not _undirected_open_path(g, x, y, z)
 
 
-def _maximal_overall(parents: Adj, x: str, y: str, z: frozenset[str],
+def _undirected_open_path(g: _Graph, x: str, y: str, z: frozenset[str]) -> bool:
+    """An open simple path x ← … y other than a directed path y → … → x, by listing
+    every simple path from x's parents (recursively, a blocked prefix cut short)."""
+    opened = _closure(z, g.parents)
+
+    def walk(path: list[str]) -> bool:
+        v = path[-1]
+        for w in sorted((g.parents[v] | g.children[v]) - set(path)):
+            if len(path) >= 2:  # v is interior: is it open on this path?
+                prev = path[-2]
+                collider = v in g.children[prev] and v in g.children[w]
+                if (collider and v not in opened) or (not collider and v in z):
+                    continue
+            if w == y:
+                full = [*path, w]
+                directed = all(b in g.children[a] for a, b in zip(full[1:], full, strict=False))
+                if not directed:
+                    return True
+                continue
+            if walk([*path, w]):
+                return True
+        return False
+
+    return any(walk([x, p]) if p != y else False for p in sorted(g.parents[x]))
+
+
+def _maximal_overall(g: _Graph, x: str, y: str, z: frozenset[str],
                      hidden: frozenset[str]) -> bool:
-    room = set(parents) - _closure({x}, _children(parents)) - {y} - hidden - z
-    if _backdoor_ok(parents, x, y, z | room, hidden):
+    room = set(g.parents) - g.descendants(x) - {y} - hidden - z
+    if _backdoor_ok(g, x, y, z | room, hidden):
         return not room
-    return not any(_backdoor_ok(parents, x, y, z | set(extra), hidden)
+    return not any(_backdoor_ok(g, x, y, z | set(extra), hidden)
                    for size in range(1, len(room) + 1)
                    for extra in combinations(sorted(room), size))
 
 
-def _option_ok(q: Choice, z: frozenset[str], hidden: frozenset[str],
+def _option_ok(q: Choice, g: _Graph, z: frozenset[str], hidden: frozenset[str],
                reading: Reading | None) -> bool:
-    parents, _, _ = _adjacency(q.graph)
+    parents = g.parents
     x, y, c = q.treatment, q.outcome, q.criterion
     if c is Criterion.FRONTDOOR:
         if z & hidden or x in z or y in z:
             return False
-        kids = _children(parents)
-        blocked = {v: (set() if v in z else ws) for v, ws in kids.items()}
-        return (y not in _closure(kids[x] - z, blocked) and
+        blocked = {v: (set() if v in z else ws) for v, ws in g.children.items()}
+        return (y not in _closure(g.children[x] - z, blocked) and
                 _d_separated(_cut_out(parents, {x}), {x}, set(z), set()) and
                 _d_separated(_cut_out(parents, set(z)), set(z), {y}, {x}))
     if c is Criterion.INSTRUMENT:
@@ -220,18 +255,19 @@ def _option_ok(q: Choice, z: frozenset[str], hidden: frozenset[str],
         else:
             linked = z <= parents[x]
         return linked and _d_separated(_cut_out(parents, {x}), set(z), {y}, set())
-    if not _backdoor_ok(parents, x, y, z, hidden):
+    if not _backdoor_ok(g, x, y, z, hidden):
         return False
     if c is Criterion.BACKDOOR_MIN:
-        return not any(_backdoor_ok(parents, x, y, frozenset(s), hidden)
+        return not any(_backdoor_ok(g, x, y, frozenset(s), hidden)
                        for size in range(len(z)) for s in combinations(sorted(z), size))
     if c is Criterion.BACKDOOR_MAX and reading is Reading.MAXIMAL_OVERALL:
-        return _maximal_overall(parents, x, y, z, hidden)
+        return _maximal_overall(g, x, y, z, hidden)
     return True
 
 
-def _valid(q: Choice, hidden: frozenset[str], reading: Reading | None) -> tuple[int, ...]:
-    ok = [_option_ok(q, z, hidden, reading) for z in q.options]
+def _valid(q: Choice, g: _Graph, hidden: frozenset[str], reading: Reading | None
+           ) -> tuple[int, ...]:
+    ok = [_option_ok(q, g, z, hidden, reading) for z in q.options]
     if q.criterion is Criterion.BACKDOOR_MAX and reading is not Reading.MAXIMAL_OVERALL:
         ok = [k and not any(o and z < w for o, w in zip(ok, q.options, strict=True))
               for k, z in zip(ok, q.options, strict=True)]
@@ -241,12 +277,17 @@ def _valid(q: Choice, hidden: frozenset[str], reading: Reading | None) -> tuple[
 def _check_choice(q: Choice, p: Picked) -> str | None:
     if q.treatment == q.outcome:
         return None if p.degenerate and not p.valid else "a degenerate question must be flagged"
-    mine = _valid(q, q.hidden, None)
+    g = _Graph(q.graph)
+    mine = _valid(q, g, q.hidden, None)
+    literal = _Graph(q.graph, literal=True)
     if mine != p.valid:
         return f"the valid options are {mine}, not {p.valid}"
     for reading, valid in p.readings:
         hidden = frozenset() if reading is Reading.A_OBSERVED else q.hidden
-        other = _valid(q, hidden, None if reading is Reading.A_OBSERVED else reading)
+        if reading is Reading.LITERAL_BACKDOOR:
+            other = _valid(q, literal, hidden, None)
+        else:
+            other = _valid(q, g, hidden, None if reading is Reading.A_OBSERVED else reading)
         if other != valid:
             return f"in the reading '{reading.value}' the valid options are {other}, not {valid}"
     return None

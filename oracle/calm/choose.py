@@ -56,14 +56,44 @@ def relation(q: Relation) -> Verdict:
 
 
 # ---- d-separation on the bitmask core -------------------------------------------------
-def _without_out(dag: Dag, mask: int) -> Dag:
-    """``dag`` without the edges out of ``mask``."""
-    return Dag(dag.n, tuple(p & ~mask for p in dag.parents))
+class _View:
+    """One question's graph with what its tests reuse: the child masks, the graph with
+    the edges out of a vertex set removed, the descendants of a vertex set."""
+
+    def __init__(self, graph: CalmGraph, literal: bool = False) -> None:
+        self.graph = graph
+        self.literal = literal  # directed paths outcome → … → treatment count as back-door
+        self.names = graph.names
+        self.dag = graph.dag
+        self.kids = graph.dag.children()
+        self._cuts: dict[int, tuple[Dag, tuple[int, ...]]] = {}
+        self._below: dict[int, int] = {}
+
+    def named(self, mask: int) -> tuple[str, ...]:
+        return self.graph.named(mask)
+
+    def whole(self) -> tuple[Dag, tuple[int, ...]]:
+        return self.dag, self.kids
+
+    def cut(self, mask: int) -> tuple[Dag, tuple[int, ...]]:
+        """The DAG without the edges out of ``mask``, and its child masks."""
+        if mask not in self._cuts:
+            self._cuts[mask] = (
+                Dag(self.dag.n, tuple(p & ~mask for p in self.dag.parents)),
+                tuple(0 if mask >> i & 1 else k for i, k in enumerate(self.kids)))
+        return self._cuts[mask]
+
+    def below(self, mask: int) -> int:
+        """``mask`` and its descendants."""
+        if mask not in self._below:
+            self._below[mask] = reach(self.kids, mask)
+        return self._below[mask]
 
 
-def _separated(dag: Dag, a: int, b: int, given: int) -> bool:
-    """Whether vertex sets ``a`` and ``b`` are d-separated by ``given`` in ``dag``."""
-    kids = dag.children()
+def _separated(cut: tuple[Dag, tuple[int, ...]], a: int, b: int, given: int) -> bool:
+    """Whether vertex sets ``a`` and ``b`` are d-separated by ``given`` in ``cut`` (a DAG
+    and its child masks)."""
+    dag, kids = cut
     for v in bits(a):
         up, down = bayes_ball(dag, v, given, kids)
         if (up | down) & b:
@@ -71,52 +101,83 @@ def _separated(dag: Dag, a: int, b: int, given: int) -> bool:
     return True
 
 
-def _backdoor(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> str | None:
+def _backdoor(g: _View, x: int, y: int, z: int, hidden: int) -> str | None:
     """Why ``z`` is not a backdoor set for (x, y), or None when it is one."""
     if z & hidden:
         return f"it holds the unobserved {', '.join(g.named(z & hidden))}"
     if z & (x | y):
         return "it holds the treatment or the outcome"
-    bad = z & g.dag.descendants_of(x)
+    bad = z & g.below(x)
     if bad:
         return f"{', '.join(g.named(bad))} descends from the treatment"
-    if not _separated(_without_out(g.dag, x), x, y, z):
+    if g.literal or not g.below(y) & x:
+        if not _separated(g.cut(x), x, y, z):
+            return "a back-door path stays open"
+        return None
+    if _open_backdoor_path(g, x, y, z):  # the outcome causes the treatment (CaLM's CoT)
         return "a back-door path stays open"
     return None
 
 
-def _frontdoor(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> str | None:
+def _open_backdoor_path(g: _View, x: int, y: int, z: int) -> bool:
+    """Whether ``z`` leaves open a path from ``x`` to ``y`` that starts with an arrow into
+    ``x`` and is not a directed path ``y`` → … → ``x`` (CaLM's back-door path when the
+    outcome is an ancestor of the treatment: its mix-BAS CoT example counts the empty set
+    valid for (C, A) in A → C).  Simple paths are walked depth first, a prefix dropped as
+    soon as it is blocked; the budget bounds the walk."""
+    parents, kids = g.dag.parents, g.kids
+    opened = reach(parents, z)  # An(z): a collider there is open
+    # a frame: (vertex, arrow into it from the previous edge, all edges toward x, visited)
+    stack = [(p, False, True, x | 1 << p) for p in bits(parents[x.bit_length() - 1])]
+    while stack:
+        checkpoint()
+        v, arrow_in, toward, seen = stack.pop()
+        bit = 1 << v
+        if bit & y:
+            if not toward:
+                return True
+            continue
+        for w in bits((parents[v] | kids[v]) & ~seen):
+            into_v = bool(parents[v] >> w & 1)  # the edge w → v
+            collider = arrow_in and into_v
+            if (collider and not opened & bit) or (not collider and z & bit):
+                continue
+            stack.append((w, not into_v, toward and into_v, seen | 1 << w))
+    return False
+
+
+def _frontdoor(g: _View, x: int, y: int, z: int, hidden: int) -> str | None:
     """Why ``z`` is not a front-door set for (x, y), or None when it is one."""
     if z & hidden:
         return f"it holds the unobserved {', '.join(g.named(z & hidden))}"
     if z & (x | y):
         return "it holds the treatment or the outcome"
     avoid = z
-    if reach(g.dag.children(), g.dag.children()[x.bit_length() - 1] & ~avoid, avoid) & y:
+    if reach(g.kids, g.kids[x.bit_length() - 1] & ~avoid, avoid) & y:
         return "a directed path from the treatment avoids it"
-    if not _separated(_without_out(g.dag, x), x, z, 0):
+    if not _separated(g.cut(x), x, z, 0):
         return "a back-door path from the treatment to it is open"
-    if not _separated(_without_out(g.dag, z), z, y, x):
+    if not _separated(g.cut(z), z, y, x):
         return "the treatment leaves a back-door path from it to the outcome open"
     return None
 
 
-def _instrument(g: CalmGraph, x: int, y: int, z: int, textbook: bool) -> str | None:
+def _instrument(g: _View, x: int, y: int, z: int, textbook: bool) -> str | None:
     """Why ``z`` is not an instrument set for (x, y) (CaLM's reading, or Pearl's)."""
     if not z or z & (x | y):
         return "it is empty or holds the treatment or the outcome"
     if textbook:
-        if _separated(g.dag, z, x, 0):
+        if _separated(g.whole(), z, x, 0):
             return "it is d-separated from the treatment"
     elif z & ~g.dag.parents[x.bit_length() - 1]:
         return f"{', '.join(g.named(z & ~g.dag.parents[x.bit_length() - 1]))} does not cause " \
                "the treatment directly"
-    if not _separated(_without_out(g.dag, x), z, y, 0):
+    if not _separated(g.cut(x), z, y, 0):
         return "it is d-connected to the outcome other than through the treatment"
     return None
 
 
-def _subsets_valid(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> int | None:
+def _subsets_valid(g: _View, x: int, y: int, z: int, hidden: int) -> int | None:
     """A valid proper subset of ``z`` (as a mask), or None."""
     members = list(bits(z))
     for size in range(len(members)):
@@ -128,7 +189,7 @@ def _subsets_valid(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> int | N
     return None
 
 
-def _superset_valid(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> int | None:
+def _superset_valid(g: _View, x: int, y: int, z: int, hidden: int) -> int | None:
     """A valid proper superset of ``z`` among the observed non-descendants, or None.
 
     Every backdoor set lies inside ``full`` (the observed non-descendants of X but Y);
@@ -136,7 +197,7 @@ def _superset_valid(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> int | 
     one maximal set.  Otherwise the supersets are enumerated, largest first (under the
     budget: CaLM's graphs have at most 20 vertices)."""
     room = (1 << len(g.names)) - 1
-    room &= ~(g.dag.descendants_of(x) | y | hidden | z)
+    room &= ~(g.below(x) | y | hidden | z)
     if not room:
         return None
     if _backdoor(g, x, y, z | room, hidden) is None:
@@ -152,12 +213,13 @@ def _superset_valid(g: CalmGraph, x: int, y: int, z: int, hidden: int) -> int | 
 
 
 def why_not(q: Choice, option: frozenset[str], hidden: frozenset[str],
-            reading: Reading | None = None) -> str | None:
+            reading: Reading | None = None, view: _View | None = None) -> str | None:
     """Why ``option`` fails ``q.criterion`` with ``hidden`` unobserved (None: it holds),
     in CaLM's reading or in ``reading``.  A maximal backdoor set is, in CaLM's reading, a
     valid option that no other valid option contains (``_maximal_among_options``)."""
-    g = q.graph
-    x, y, z, h = g.mask((q.treatment,)), g.mask((q.outcome,)), g.mask(option), g.mask(hidden)
+    m = q.graph.mask
+    x, y, z, h = m((q.treatment,)), m((q.outcome,)), m(option), m(hidden)
+    g = view or _View(q.graph, reading is Reading.LITERAL_BACKDOOR)
     c = q.criterion
     if c is Criterion.FRONTDOOR:
         return _frontdoor(g, x, y, z, h)
@@ -187,8 +249,9 @@ def _maximal_among_options(q: Choice, reasons: list[str | None]) -> list[str | N
     return out
 
 
-def _valid(q: Choice, hidden: frozenset[str], reading: Reading | None) -> list[str | None]:
-    reasons = [why_not(q, o, hidden, reading) for o in q.options]
+def _valid(q: Choice, view: _View, hidden: frozenset[str], reading: Reading | None
+           ) -> list[str | None]:
+    reasons = [why_not(q, o, hidden, reading, view) for o in q.options]
     if q.criterion is Criterion.BACKDOOR_MAX and reading is not Reading.MAXIMAL_OVERALL:
         reasons = _maximal_among_options(q, reasons)
     return reasons
@@ -198,15 +261,22 @@ def choose(q: Choice) -> Picked:
     """The options that meet the criterion in CaLM's reading, and in the others."""
     if q.treatment == q.outcome:
         return Picked((), (), ("the treatment is the outcome",) * len(q.options), True)
-    reasons = _valid(q, q.hidden, None)
+    view = _View(q.graph)
+    reasons = _valid(q, view, q.hidden, None)
     others: list[tuple[Reading, list[str | None]]] = []
     if q.hidden:
-        others.append((Reading.A_OBSERVED, _valid(q, frozenset(), None)))
+        others.append((Reading.A_OBSERVED, _valid(q, view, frozenset(), None)))
     if q.criterion is Criterion.BACKDOOR_MAX:
-        others.append((Reading.MAXIMAL_OVERALL, _valid(q, q.hidden, Reading.MAXIMAL_OVERALL)))
+        others.append((Reading.MAXIMAL_OVERALL, _valid(q, view, q.hidden, Reading.MAXIMAL_OVERALL)))
+    backdoor = q.criterion in (Criterion.BACKDOOR_MIN, Criterion.BACKDOOR_MAX,
+                               Criterion.BACKDOOR_ANY)
+    x, y = q.graph.mask((q.treatment,)), q.graph.mask((q.outcome,))
+    if backdoor and view.below(y) & x:
+        others.append((Reading.LITERAL_BACKDOOR,
+                       _valid(q, _View(q.graph, literal=True), q.hidden, None)))
     if q.criterion is Criterion.INSTRUMENT:
         others.append((Reading.PEARL_INSTRUMENT,
-                       _valid(q, q.hidden, Reading.PEARL_INSTRUMENT)))
+                       _valid(q, view, q.hidden, Reading.PEARL_INSTRUMENT)))
 
     def numbers(rs: list[str | None]) -> tuple[int, ...]:
         return tuple(k + 1 for k, r in enumerate(rs) if r is None)

@@ -19,9 +19,12 @@ masks) with ``G`` the current induced subgraph:
 7. otherwise S lies in a larger district S′ of ``G``: recurse into G[S′] with the
    distribution Q[S′].
 
-The identifying expression is written in Tian's c-factor notation (``Q[S]`` the factor of
-the vertex set S, ``Σ_{W}`` a sum over W); the hedge is built from the failing call's
-graph: a forest of one directed edge per vertex towards ``y``, F′'s edges inside S first.
+The identifying expression is written in Tian's c-factor notation: ``Q[S]`` the factor of
+the vertex set S (Π_{v∈S} P(v | its predecessors) at line 6; at line 7 the distribution
+the recursion continues from), ``Σ_{W}`` a sum over W, ``F↾A`` the factor F summed down
+to the ancestral set A (line 2), ``[…] […]`` a product of districts' factors.  The hedge
+is built from the failing call's graph: a forest of one directed edge per vertex towards
+``y``, F′'s edges inside S first.
 The checker (``oracle.calm.check_graph``) verifies the hedge's two C-forests and checks
 an identified answer by Tian & Pearl's criterion for one treatment instead.
 """

@@ -168,6 +168,7 @@ class Reading(enum.Enum):
     A_OBSERVED = "vertex A observed"
     MAXIMAL_OVERALL = "maximal among all vertex sets, not only the options"
     PEARL_INSTRUMENT = "Pearl's instrument (d-connected to the treatment)"
+    LITERAL_BACKDOOR = "a directed path from the outcome into the treatment is a back-door path"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Protocol
 
+from causal_oracle.oracle.budget import paced
 from causal_oracle.oracle.calm.effects_model import Bound, EffectKind, EffectQuestion, Lit
 from causal_oracle.oracle.errors import CertificateRejected
 
@@ -65,6 +66,7 @@ class _Graph:
         out: list[list[int]] = []
         stack = [[a]]
         while stack:
+            paced()
             path = stack.pop()
             for k in self.kids[path[-1]]:
                 if k == b:
@@ -95,6 +97,7 @@ class _Graph:
         stack = [[a]]
         seen = 0
         while stack:
+            paced()
             path = stack.pop()
             seen += 1
             if seen > PATH_LIMIT:
@@ -243,6 +246,7 @@ def _mediation(q: EffectQuestion, g: _Graph, table: dict[tuple[tuple[Lit, ...], 
         for wc in _worlds(c):
             inner = Fraction(0)
             for wm in _worlds(m):
+                paced()
                 inner += (_prob(table, wm, ((x, x2), *wc))
                           * _prob(table, ((y, q.y),), ((x, x1), *wm, *wc)))
             total += _prob(table, wc, ()) * inner

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from causal_oracle.oracle.budget import checkpoint, paced
 from causal_oracle.oracle.calm.effects_algebra import Iv, Number
 from causal_oracle.oracle.calm.effects_model import EffectKind, EffectQuestion, Lit
 from causal_oracle.oracle.dsep import d_separated
@@ -156,6 +157,7 @@ def stated_sets(q: EffectQuestion, target: int, through: Iterable[int]) -> list[
     need = set(through)
     found = set()
     for s in q.stated:
+        paced()
         if len(s.event) == 1 and s.event[0][0] == target:
             given = {v for v, _ in s.given}
             if need <= given:
@@ -166,6 +168,7 @@ def stated_sets(q: EffectQuestion, target: int, through: Iterable[int]) -> list[
 def assignments(variables: tuple[int, ...]) -> list[tuple[Lit, ...]]:
     out: list[tuple[Lit, ...]] = [()]
     for v in variables:
+        checkpoint()
         out = [(*a, (v, b)) for a in out for b in (0, 1)]
     return out
 
@@ -175,6 +178,7 @@ def adjusted(t: Table, y: Lit, treat: tuple[Lit, ...], z: tuple[int, ...],
     """Σ_z P(y | treat, z) P(z | weight_given) (z = ∅: P(y | treat))."""
     total: Number = Fraction(0)
     for zs in assignments(z):
+        paced()
         w = t.p(zs, weight_given) if zs else Fraction(1)
         total = total + t.p((y,), treat + zs) * w
     return total
@@ -189,6 +193,7 @@ def first_valid(q: EffectQuestion, dag: Dag, treated: tuple[int, ...], y: int,
                          "is stated")
     why = "no stated adjustment set meets the backdoor criterion"
     for z in candidates:
+        checkpoint()
         if not adjusts(dag, treated, y, z):
             continue
         try:
@@ -260,6 +265,7 @@ def _mediation(q: EffectQuestion, t: Table, dag: Dag) -> tuple[Number, Identific
     below = dag.descendants(x)
     why = "no stated conditional of the outcome given the treatment"
     for cond in stated_sets(q, y, (x,)):
+        checkpoint()
         m = tuple(v for v in cond if below >> v & 1)
         c = tuple(v for v in cond if not below >> v & 1)
         if not _mediation_valid(dag, x, y, m, c):
@@ -296,6 +302,7 @@ def _mediation_value(q: EffectQuestion, t: Table, m: tuple[int, ...],
     for cs in assignments(c):
         pc = t.p(cs) if cs else Fraction(1)
         for ms in assignments(m):
+            paced()
             if q.kind is EffectKind.NDE:
                 term = ((t.p((yv,), (xv, *ms, *cs)) - t.p((yv,), (x0, *ms, *cs)))
                         * (t.p(ms, (x0, *cs)) if ms else Fraction(1)))

@@ -34,12 +34,14 @@ from causal_oracle.oracle.errors import InputError
 from causal_oracle.parser.calm_prompt import Style
 
 DATA = Path(__file__).parent / "data" / "calm"
-FILES = [*sorted((DATA / "lite_sample").glob("*.json")),
-         *sorted((DATA / "full_sample").glob("*.json"))]
 BUILDERS = {"AR-B_CaLM-AR": "AR-B_CaLM-AR", "CA-B_FA": "CA-B_FA", "CA-B_FP": "CA-B_FP",
             "BAS-C_min-BAS": "BAS-C_min-BAS", "BAS-C_max-BAS": "BAS-C_max-BAS",
             "BAS-C_mix-BAS": "BAS-C_mix-BAS", "FAS-C_FAS": "FAS-C_FAS",
             "IV-C_CaLM-IV": "IV-C_CaLM-IV", **dict.fromkeys(CEI, "CEI-B")}
+#: the graph part's files (the sample folders also hold the other parts' tasks)
+FILES = [path for folder in ("lite_sample", "full_sample")
+         for path in sorted((DATA / folder).glob("*.json"))
+         if path.stem.rsplit("_", 1)[0] in BUILDERS]
 #: CaLM templates whose question is not their task's: CN one- and three-shot max-BAS ask
 #: for the minimal set (the items' gold is for the maximal one)
 ASKS_ANOTHER = {("BAS-C_max-BAS", Lang.CN, Style.ONE_SHOT_ICL),

@@ -1,0 +1,111 @@
+"""The benchmark's own rule as a second grade: ``Family.benchmark_rule`` and its column.
+
+``entry.families.calm_rules`` is CaLM's implementation of the hook (what the CaLM family
+takes on); ``grade FILE`` shows the hook's verdict beside the certified grade for any
+family that has one, and nothing new for the families that have none.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from causal_oracle.clients.grade_file import grade_file, summary_table
+from causal_oracle.entry import REGISTRY, Item
+from causal_oracle.entry.families.calm_rules import CalmBenchmarkRule, calm_benchmark_rule
+from causal_oracle.parser.calm_rules import calm_correct
+
+HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE.parent / "examples"
+CALM = next((p / "shared" / "data" / "calm" / "lite_sample" for p in HERE.parents
+             if (p / "shared" / "data" / "calm" / "lite_sample").is_dir()), None)
+
+
+def _item(name: str, record: dict[str, Any], **extra: Any) -> Item:
+    return Item("calm", name, prompt="", gold=record.get("gt_answer"),
+                raw={**record, **extra})
+
+
+@pytest.mark.skipif(CALM is None, reason="the shared CaLM sample is not beside this checkout")
+def test_the_calm_hook_is_calms_rule_on_every_sample_record() -> None:
+    assert CALM is not None
+    checked = 0
+    for path in sorted(CALM.glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        for reply in ("Yes", "否", "Option 2", "选项三", '{"answer": "yes"}',
+                      '{"PROB": "0.0995"}', "junk"):
+            expected = calm_correct(path.stem, record, reply)
+            assert calm_benchmark_rule(_item(path.stem, record), reply) is expected
+            # the task may also come from the row's own column
+            assert calm_benchmark_rule(_item("calm", record, task=path.stem), reply) \
+                is expected
+            checked += 1
+    assert checked == 7 * 72
+
+
+def test_the_hook_reads_the_prompt_style_from_the_row() -> None:
+    record = {"gt_answer": 0.25}
+    reply = 'Steps... {"prob": "0.25"} then {"answer": "yes"}'
+    task = "ATE-P_ATE-basic_EN"
+    assert calm_benchmark_rule(_item(task, record), reply) is True
+    # under a chain-of-thought style CaLM reads only {"answer": ...} objects
+    assert calm_benchmark_rule(_item(task, record, prompt_style="manual-CoT"), reply) is False
+
+
+def test_no_rule_for_rows_that_are_not_formal_calm_items() -> None:
+    assert calm_benchmark_rule(_item("ECI-B_CTB_EN", {"gt_answer": 1}), "yes") is None
+    assert calm_benchmark_rule(_item("AR-B_CaLM-AR_EN", {}), "yes") is None
+    assert calm_benchmark_rule(_item("FAS-C_FAS_EN", {"gt_answer": 1}), "Option 1") is None
+    assert CalmBenchmarkRule().benchmark_rule(_item("CA-B_FP_EN", {"gt_answer": 0}), "No")
+
+
+def test_a_family_has_no_rule_unless_it_says_so() -> None:
+    item = Item("corr2cause", "corr2cause", prompt="")
+    assert all(family.benchmark_rule(item, "yes") is None for family in REGISTRY
+               if not isinstance(family, CalmBenchmarkRule))
+
+
+def _rows(tmp_path: Path) -> Path:
+    lines = EXAMPLES.joinpath("corr2cause_sample.jsonl").read_text("utf-8").splitlines()[:8]
+    rows = [{**json.loads(line), "response": reply}
+            for line, reply in zip(lines, ["yes", "no"] * 4, strict=True)]
+    path = tmp_path / "replies.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_grade_file_shows_the_rule_beside_the_certified_grade(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _rows(tmp_path)
+    plain = grade_file(path)
+    assert plain.summary.benchmark_rule_rows == 0
+    assert plain.summary.accuracy_benchmark_rule is None
+    assert "acc.rule" not in summary_table(plain)
+    assert all(r.benchmark_rule is None for r in plain.rows)
+
+    family = REGISTRY.get("corr2cause")
+    seen: list[tuple[str, str]] = []
+
+    def rule(item: Item, reply: str) -> bool | None:
+        seen.append((item.family, reply))
+        return reply == "yes" if item.raw.get("label") == 1 else reply == "no"
+
+    monkeypatch.setattr(family, "benchmark_rule", rule)
+    ruled = grade_file(path)
+    assert len(seen) == 8 and {f for f, _ in seen} == {"corr2cause"}
+    expected = [rule(Item("corr2cause", "corr2cause", "", raw=json.loads(line)), reply)
+                for line, reply in zip(path.read_text("utf-8").splitlines(),
+                                       ["yes", "no"] * 4, strict=True)]
+    assert [r.benchmark_rule for r in ruled.rows] == expected
+    assert ruled.summary.benchmark_rule_rows == 8
+    assert ruled.summary.correct_benchmark_rule == sum(expected)
+    report = ruled.to_json()
+    assert report["summary"]["accuracy_benchmark_rule"] == round(sum(expected) / 8, 4)
+    assert [r["benchmark_rule"] for r in report["records"]] == expected
+    table = summary_table(ruled)
+    assert "acc.rule" in table and "acc.rule: the rows whose benchmark" in table
+    # the certified grade is untouched by the rule
+    assert [r.grade for r in ruled.rows] == [r.grade for r in plain.rows]

@@ -12,8 +12,9 @@ one that grades every reply twice:
 * **the benchmark's own rule** — where the row's family declares one
   (``Family.benchmark_rule``, e.g. CaLM's scorer as OpenCompass runs it): the reference
   row (CaLM's ``gt_item``, with ``task`` and ``prompt_style`` added from the evaluator's
-  arguments when the row has none) read as its family's item, and the reply scored by
-  that rule.
+  arguments when the row has none) read as an item by the family that owns that task
+  name (else by the first family that claims the row), and the reply scored by that
+  family's rule.
 
 ``score`` returns ``certified_accuracy`` (percent of all replies the oracle grades
 right; a reply to a prompt it cannot answer counts as not right),
@@ -72,9 +73,18 @@ def _row(reference: Any, scoring: Scoring) -> dict[str, Any]:
     return row
 
 
-def _benchmark_rule(row: dict[str, Any], reply: str) -> bool | None:
+def _benchmark_rule(row: dict[str, Any], reply: str, task: str | None) -> bool | None:
+    """The rule of the family that owns the benchmark task the config names (another
+    family may also claim the row: CLadder claims CaLM's CLadder-derived records), else
+    of the first family that claims the row."""
     try:
-        item = REGISTRY.row(row)
+        item = None
+        if task:
+            try:
+                item = REGISTRY.get(task).row(row)
+            except InputError:
+                item = None
+        item = item or REGISTRY.row(row)
         if item is None:
             return None
         return REGISTRY.get(item.family).benchmark_rule(item, reply)
@@ -114,7 +124,8 @@ def score_replies(predictions: Sequence[Any], references: Sequence[Any],
         reply = prediction if isinstance(prediction, str) else str(prediction)
         detail: dict[str, Any] = {"pred": reply}
         detail.update(_certified(None if prompts is None else prompts[i], reply, scoring))
-        detail["benchmark_rule"] = _benchmark_rule(_row(reference, scoring), reply)
+        detail["benchmark_rule"] = _benchmark_rule(_row(reference, scoring), reply,
+                                                   scoring.task)
         details.append(detail)
     n = len(details)
     right = sum(d["correct"] is True for d in details)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from causal_oracle.clients.grade_file import grade_file, summary_table
-from causal_oracle.entry import REGISTRY, Item
+from causal_oracle.entry import REGISTRY, InputError, Item
 from causal_oracle.entry.families.calm_rules import CalmBenchmarkRule, calm_benchmark_rule
 from causal_oracle.parser.calm_rules import calm_correct
 
@@ -109,3 +109,52 @@ def test_grade_file_shows_the_rule_beside_the_certified_grade(
     assert "acc.rule" in table and "acc.rule: the rows whose benchmark" in table
     # the certified grade is untouched by the rule
     assert [r.grade for r in ruled.rows] == [r.grade for r in plain.rows]
+
+
+# ---- the CaLM family: both grades side by side on the shared sample -------------------------
+
+def _gold_reply(name: str, gold: Any) -> str:
+    """The gold as a model completes CaLM's basic prompt (yes/no and option tasks)."""
+    cn = name.endswith("_CN")
+    if isinstance(gold, int) and name.split("-")[1].startswith("C"):  # BAS-C, FAS-C, IV-C
+        return f"选项{'一二三'[gold - 1]}" if cn else f"Option {gold}"
+    yes = gold in (1, "yes")
+    return ("是" if yes else "否") if cn else ("Yes" if yes else "No")
+
+
+def _calm_rows() -> list[tuple[str, dict[str, Any]]]:
+    if CALM is None:
+        return []
+    return [(p.stem, json.loads(line)) for p in sorted(CALM.glob("*.json"))
+            for line in p.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.skipif(CALM is None, reason="the shared CaLM sample is not beside this checkout")
+def test_gold_replies_are_right_by_both_grades_on_every_task_the_family_reads(
+        tmp_path: Path) -> None:
+    import causal_oracle as co
+    if "calm" not in REGISTRY:
+        pytest.skip("the CaLM family is not registered")
+    family = REGISTRY.get("calm")
+    rows, served = [], set()
+    for name, record in _calm_rows():
+        try:
+            item = family.row({**record, "task": name})
+        except InputError:
+            continue
+        if item is None:
+            continue
+        served.add(name)
+        reply = _gold_reply(name, record["gt_answer"])
+        assert co.grade(item.prompt, reply, item.task).correct, (name, record["index"])
+        assert family.benchmark_rule(item, reply) is True, (name, record["index"])
+        assert calm_correct(name, record, reply) is True
+        rows.append({**record, "task": name, "response": reply})
+    assert len(served) >= 2 * 12  # the graph tasks at least, in both languages
+    path = tmp_path / "calm_gold.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                    encoding="utf-8")
+    graded = grade_file(path)
+    assert graded.summary.accuracy == 1.0 and graded.summary.accuracy_benchmark_rule == 1.0
+    assert graded.summary.benchmark_rule_rows == len(rows)
+    assert "acc.rule" in summary_table(graded)

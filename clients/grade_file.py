@@ -26,7 +26,11 @@ readable.  Where a row has a gold the family reads (a yes/no label, a CLEAR answ
 the reply is also graded against that gold, side by side on the same rows:
 ``gold_rows``, ``correct_on_gold_rows`` (by the oracle) and ``correct_gold`` (by the
 file's gold: where the gold is right this is the oracle's grade; where the oracle finds
-it wrong, the reply must read as the gold does).  A rate with nothing to divide is None.
+it wrong, the reply must read as the gold does).  Where the row's family has the
+benchmark's own scoring rule (``Family.benchmark_rule``, e.g. CaLM's, as OpenCompass
+scores it), the reply is graded by it too: ``benchmark_rule_rows`` and
+``correct_benchmark_rule``, its rate ``accuracy_benchmark_rule`` (the table's
+``acc.rule`` column, shown when some row has it).  A rate with nothing to divide is None.
 
 ``--records OUT.jsonl`` streams one record per row; ``to_json()`` is the ``--json``
 output and the ``--report`` file, and what ``--html`` renders through the audit page's
@@ -51,6 +55,7 @@ from causal_oracle.entry import (
     REGISTRY,
     Grade,
     InputError,
+    Item,
     OracleError,
     Profile,
     Service,
@@ -94,6 +99,8 @@ class Tally:
     gold_rows: int = 0
     correct_on_gold_rows: int = 0
     correct_gold: int = 0
+    benchmark_rule_rows: int = 0
+    correct_benchmark_rule: int = 0
 
     def add(self, row: GradedRow) -> None:
         self.items += 1
@@ -111,6 +118,9 @@ class Tally:
             self.gold_rows += 1
             self.correct_on_gold_rows += grade.correct
             self.correct_gold += row.correct_gold
+        if row.benchmark_rule is not None:
+            self.benchmark_rule_rows += 1
+            self.correct_benchmark_rule += row.benchmark_rule
 
     @property
     def accuracy(self) -> float | None:
@@ -132,19 +142,25 @@ class Tally:
     def accuracy_oracle_on_gold_rows(self) -> float | None:
         return _rate(self.correct_on_gold_rows, self.gold_rows)
 
+    @property
+    def accuracy_benchmark_rule(self) -> float | None:
+        return _rate(self.correct_benchmark_rule, self.benchmark_rule_rows)
+
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "accuracy": self.accuracy,
                 "unreadable_share": self.unreadable_share,
                 "accuracy_readable": self.accuracy_readable,
                 "accuracy_oracle_on_gold_rows": self.accuracy_oracle_on_gold_rows,
-                "accuracy_gold": self.accuracy_gold}
+                "accuracy_gold": self.accuracy_gold,
+                "accuracy_benchmark_rule": self.accuracy_benchmark_rule}
 
 
 @dataclass(frozen=True)
 class GradedRow:
     """One row: its reference (file line or record number), id, family and task, the
     ``Grade`` (None for an error row, with ``error`` saying why), the gold the reply was
-    also judged by and that verdict (None: the row has no gold the family reads)."""
+    also judged by and that verdict (None: the row has no gold the family reads), and the
+    benchmark's own rule's verdict (None: its family has none for this row)."""
 
     row: int
     id: str | None
@@ -154,6 +170,7 @@ class GradedRow:
     error: str | None = None
     gold: str | None = None
     correct_gold: bool | None = None
+    benchmark_rule: bool | None = None
 
     @property
     def outcome(self) -> str:
@@ -169,7 +186,8 @@ class GradedRow:
                        normalised=g.normalised, expected=g.expected, reason=g.reason)
         else:
             out["error"] = self.error
-        out.update(gold=self.gold, correct_gold=self.correct_gold)
+        out.update(gold=self.gold, correct_gold=self.correct_gold,
+                   benchmark_rule=self.benchmark_rule)
         return out
 
 
@@ -205,6 +223,7 @@ class _Question:
     task: str | None
     gold: Any  # the row's gold as the file has it (None: none)
     key: str | None
+    item: Item | None = None  # the row as its family reads it (None: read from text)
 
 
 def _gold_text(gold: Any, binary: bool) -> str | None:
@@ -224,7 +243,7 @@ def _question(service: Service, row: dict[str, Any], prompt_column: str | None,
         item = service.item(row)
         if item is not None:
             gold = ("yes" if item.binary else "no") if item.binary is not None else item.gold
-            return _Question(item.prompt, task or item.task, gold, item.key)
+            return _Question(item.prompt, task or item.task, gold, item.key, item)
     column = prompt_column or next((c for c in roles.PROMPT_CANDIDATES if c in row), None)
     if column is None or not isinstance(row.get(column), str):
         raise InputError(f"no question: no benchmark reads this row and it has no "
@@ -265,7 +284,19 @@ def grade_row(service: Service, ref: int, row: dict[str, Any], reply_column: str
             grade.readable and grade.normalised == gold.normalised
     return GradedRow(ref, question.key, grade.family, grade.task, grade,
                      gold=said if correct_gold is not None else None,
-                     correct_gold=correct_gold)
+                     correct_gold=correct_gold,
+                     benchmark_rule=_benchmark_rule(question.item, reply))
+
+
+def _benchmark_rule(item: Item | None, reply: str) -> bool | None:
+    """The benchmark's own verdict on ``reply`` (``Family.benchmark_rule``), None when the
+    row was not read as a family's item or its family has no rule for it."""
+    if item is None:
+        return None
+    try:
+        return REGISTRY.get(item.family).benchmark_rule(item, reply)
+    except InputError:
+        return None
 
 
 def _rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
@@ -350,19 +381,24 @@ def summary_table(result: GradeFileResult) -> str:
     names += [(f"family {k}", v) for k, v in sorted(result.by_family.items())]
     names += [(f"task {k}", v) for k, v in sorted(result.by_task.items())]
     width = max(22, *(len(n) + 2 for n, _ in names))
+    rule = result.summary.benchmark_rule_rows > 0
     head = (f"{'':<{width}}{'items':>7}{'errors':>7}{'ungrad.':>8}{'scored':>7}"
             f"{'unread.':>8}{'correct':>8}{'acc.':>8}{'acc.read':>9}"
-            f"{'gold':>6}{'acc.orc':>8}{'acc.gold':>9}")
+            f"{'gold':>6}{'acc.orc':>8}{'acc.gold':>9}" + (f"{'acc.rule':>9}" if rule else ""))
     buf = io.StringIO()
     buf.write(head + "\n" + "-" * len(head) + "\n")
     for name, t in names:
         buf.write(f"{name:<{width}}{t.items:>7}{t.errors:>7}{t.ungradable:>8}{t.scored:>7}"
                   f"{t.scored - t.readable:>8}{t.correct:>8}{_pct(t.accuracy):>8}"
                   f"{_pct(t.accuracy_readable):>9}{t.gold_rows:>6}"
-                  f"{_pct(t.accuracy_oracle_on_gold_rows):>8}{_pct(t.accuracy_gold):>9}\n")
+                  f"{_pct(t.accuracy_oracle_on_gold_rows):>8}{_pct(t.accuracy_gold):>9}"
+                  + (f"{_pct(t.accuracy_benchmark_rule):>9}" if rule else "") + "\n")
     buf.write("acc. = correct / scored (an unreadable reply is not correct); acc.read = "
               "correct / readable;\ngold: rows with a gold the family reads; acc.orc / "
               "acc.gold: the same rows graded by the oracle / by the file's gold.\n")
+    if rule:
+        buf.write("acc.rule: the rows whose benchmark has its own scoring rule, graded by "
+                  "it (e.g. CaLM's, as OpenCompass scores).\n")
     errors = [r for r in result.rows if r.grade is None]
     if errors:
         first = errors[0]

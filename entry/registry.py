@@ -15,6 +15,8 @@ interface (``Family``):
   None where the family has none; ``explain --dot`` / ``--json`` show them);
 * ``read_reply(question, text)`` / ``judge(...)`` — read a model's reply, grade it;
 * ``judge_gold(...)`` — compare a dataset row's gold with the certified answer;
+* ``benchmark_rule(item, reply)`` — the benchmark's own scoring of a reply (optional:
+  None where the family has none; ``grade FILE`` shows it beside the certified grade);
 * ``audit_fields`` / ``facets`` / ``facet_values`` / ``outcome_words`` /
   ``audit_drawing`` — what its audit records hold (``entry.audit_record``): the fields
   of an audited row, the facets a report breaks it down by, the words its legend uses
@@ -233,6 +235,13 @@ class Family(ABC, Generic[Q, S]):
     def row(self, raw: Mapping[str, Any]) -> Item | None:
         """The ``Item`` of a dataset row of this family, None for any other row; a row
         that is this family's but unusable raises ``InputError`` saying why."""
+        return None
+
+    def benchmark_rule(self, item: Item, reply: str) -> bool | None:
+        """Whether the benchmark's *own* scorer counts ``reply`` right for ``item`` (its
+        answer extraction and comparison with the row's gold, e.g. the rules OpenCompass
+        runs for CaLM): a second grade shown beside the certified one.  None (the
+        default): the family has no such rule, or the row lacks what it needs."""
         return None
 
     def judge_gold(self, question: Q, solution: S, item: Item) -> GoldJudgement:

@@ -32,6 +32,7 @@ from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.calm_effects import PART as EFFECTS
 from causal_oracle.entry.families.calm_graph import PART as GRAPH
 from causal_oracle.entry.families.calm_part import DEGENERATE, CalmPart, CalmQuestion
+from causal_oracle.entry.families.calm_rules import CalmBenchmarkRule
 from causal_oracle.entry.registry import (
     Family,
     GoldJudgement,
@@ -78,7 +79,7 @@ def record_row(record: Mapping[str, Any], file_name: str) -> dict[str, Any]:
     return {**record, "task": task, "lang": lang.value if lang else None}
 
 
-class Calm(Family[CalmQuestion, Any]):
+class Calm(CalmBenchmarkRule, Family[CalmQuestion, Any]):
     """CaLM's formal tasks, English and Chinese (see the module docstring)."""
 
     name = NAME

@@ -16,7 +16,7 @@ import pytest
 from causal_oracle.clients.grade_file import grade_file, summary_table
 from causal_oracle.entry import REGISTRY, InputError, Item
 from causal_oracle.entry.families.calm_rules import CalmBenchmarkRule, calm_benchmark_rule
-from causal_oracle.parser.calm_rules import calm_correct
+from causal_oracle.parser.calm_rules import CalmReading, calm_correct, calm_task
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples"
@@ -114,10 +114,15 @@ def test_grade_file_shows_the_rule_beside_the_certified_grade(
 # ---- the CaLM family: both grades side by side on the shared sample -------------------------
 
 def _gold_reply(name: str, gold: Any) -> str:
-    """The gold as a model completes CaLM's basic prompt (yes/no and option tasks)."""
+    """The gold as a model completes CaLM's basic prompt, in the form the task asks for."""
     cn = name.endswith("_CN")
-    if isinstance(gold, int) and name.split("-")[1].startswith("C"):  # BAS-C, FAS-C, IV-C
-        return f"选项{'一二三'[gold - 1]}" if cn else f"Option {gold}"
+    reading = calm_task(name).reading
+    if reading is CalmReading.OPTION:
+        return f"选项{'一二三'[int(gold) - 1]}" if cn else f"Option {gold}"
+    if reading is CalmReading.JSON_ANSWER:
+        return f'{{"answer": "{gold}"}}'
+    if reading is CalmReading.JSON_PROB:
+        return f'{{"ANSWER": "Yes", "PROB": "{float(gold):.4f}"}}'
     yes = gold in (1, "yes")
     return ("是" if yes else "否") if cn else ("Yes" if yes else "No")
 

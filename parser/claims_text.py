@@ -1,0 +1,304 @@
+"""A reply cut into clauses of normalised words, with the item's variables bound.
+
+The claim reader (``parser.claims``) parses one clause at a time; this module makes
+the clauses, in one linear scan of the reply:
+
+1. **tokens** — runs of letters and digits (a word: "isn't", "d-separated" and
+   "non-adjacent" stay one), numbers ("0.43", "-0.08", "43%"), arrows ("->", "→",
+   "<-", "<->", "--", "–") and the few symbols the templates use ("⊥", "|", "=", "(",
+   ")", "{", "}", ",", ":"); anything else (quotes, asterisks, backticks) separates
+   tokens and is dropped;
+2. **sentences** — cut at ".", "!", "?", ";", a line break (and their CJK forms); a
+   question ("?") makes no claim; at most ``MAX_SENTENCES`` sentences of at most
+   ``MAX_SENTENCE_CHARS`` characters are read (a longer one is skipped, never cut);
+3. **variables** — the item's declared names bound wherever they occur, longest name
+   first, case-insensitively ("node A", "variable 'a'", "Smoking"); a one-letter name
+   only in its own case unless quoted or after "node"/"variable", so that the article
+   "a" is never the variable A;
+4. **clauses** — a sentence is cut again at a comma followed by a connective ("…, but
+   rather B is the cause of A"), and each clause loses its discourse lead ("Step 1:",
+   "In other words,", "Therefore", "we know that"), its articles and filler words.
+
+A clause that hedges ("might", "may", "could", "if", "suppose", "assume", "perhaps",
+"necessarily") is dropped whole: it claims nothing checkable.
+
+>>> [c.words for c in clauses("Step 1: A causes B. If B causes C, then C.", ("A", "B", "C"))]
+[['V0', 'causes', 'V1']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+#: at most this many sentences of one reply are read
+MAX_SENTENCES = 400
+#: a sentence longer than this is skipped (no claim template is this long)
+MAX_SENTENCE_CHARS = 600
+#: a declared name longer than this many words is never bound
+MAX_NAME_WORDS = 6
+
+_ENDS = frozenset(".!?;\n\r。！？；")
+_ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
+           ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
+           ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"), ("–", "--"), ("—", "--"), ("-", "--"))
+_SYMBOLS = frozenset("⊥|=(),{}:<>")
+_APOSTROPHES = frozenset("'’")
+_QUOTES = frozenset("'\"‘’“”`")
+_CONTRACTIONS = {"isn't": ("is", "not"), "aren't": ("are", "not"), "doesn't": ("does", "not"),
+                 "don't": ("do", "not"), "can't": ("can", "not"), "cannot": ("can", "not"),
+                 "wasn't": ("was", "not"), "weren't": ("were", "not"),
+                 "non-adjacent": ("not", "adjacent"), "nonadjacent": ("not", "adjacent"),
+                 "back-door": ("backdoor",), "front-door": ("frontdoor",),
+                 "d-separate": ("d-separates",), "uncorrelated": ("not", "correlated"),
+                 "unconfounded": ("not", "confounded"), "v-structure": ("collider",),
+                 "unidentifiable": ("not", "identifiable"), "non-identifiable":
+                 ("not", "identifiable"), "unblocked": ("open",), "doesnt": ("does", "not"),
+                 "isnt": ("is", "not")}
+_NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                 "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+#: words that carry no claim: dropped everywhere
+FILLER = frozenset({"the", "a", "an", "also", "indeed", "actually", "really", "clearly",
+                    "obviously", "both", "definitely", "certainly", "just", "still",
+                    "itself"})
+#: a clause with one of these hedges: it claims nothing checkable
+HEDGES = frozenset({"might", "may", "could", "if", "suppose", "supposing", "assume",
+                    "assuming", "perhaps", "possibly", "probably", "likely", "unless",
+                    "whether", "maybe", "would", "necessarily", "seems", "seem",
+                    "unclear", "unknown", "hypothesis", "hypothesize", "assumption"})
+_LEAD_PHRASES = (("in", "other", "words"), ("as", "a", "result"), ("this", "means", "that"),
+                 ("this", "means"), ("which", "means", "that"), ("which", "means"),
+                 ("that", "means"), ("we", "know", "that"), ("we", "can", "see", "that"),
+                 ("we", "see", "that"), ("we", "can", "conclude", "that"),
+                 ("we", "conclude", "that"), ("it", "follows", "that"),
+                 ("this", "shows", "that"), ("this", "implies", "that"), ("note", "that"),
+                 ("we", "find", "that"), ("we", "have"), ("in", "conclusion"),
+                 ("in", "summary"), ("to", "summarize"), ("it", "is", "clear", "that"),
+                 ("it", "is", "true", "that"), ("this", "is", "because"), ("because",),
+                 ("so",), ("thus",), ("therefore",), ("hence",), ("however",), ("but",),
+                 ("and",), ("rather",), ("then",), ("consequently",), ("moreover",),
+                 ("furthermore",), ("finally",), ("next",), ("now",), ("overall",),
+                 ("similarly",), ("additionally",), ("instead",), ("also",),
+                 ("first",), ("second",), ("third",), ("lastly",))
+#: a comma followed by one of these starts a new clause
+_CONNECTIVES = frozenset({"but", "so", "while", "whereas", "hence", "therefore", "thus",
+                          "and", "which", "meaning"})
+_INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
+
+
+@dataclass(slots=True)
+class Token:
+    """One token: ``text`` lower-cased (a bound variable: ``V<index>``), its character
+    span in the reply, whether it was quoted."""
+
+    text: str
+    start: int
+    end: int
+    kind: str = "word"  # word, number, symbol, var
+    quoted: bool = False
+    raw: str = ""
+
+
+@dataclass(slots=True)
+class Clause:
+    """One clause ready for the grammar: its normalised ``words`` (joined by spaces for
+    the parser) and the character span of the reply it covers."""
+
+    words: list[str]
+    start: int
+    end: int
+    has_var: bool = False
+    tokens: list[Token] = field(default_factory=list, repr=False)
+
+
+def _scan_number(text: str, i: int, n: int) -> int:
+    j = i + 1 if text[i] in "-−" else i
+    while j < n and text[j].isdigit():
+        j += 1
+    if j + 1 < n and text[j] == "." and text[j + 1].isdigit():
+        j += 1
+        while j < n and text[j].isdigit():
+            j += 1
+    if j < n and text[j] == "%":
+        j += 1
+    return j
+
+
+def sentences(text: str) -> list[list[Token]]:
+    """The reply's sentences as token lists (questions and over-long ones left out)."""
+    out: list[list[Token]] = []
+    current: list[Token] = []
+    begin, n, i = 0, len(text), 0
+    quoted = False
+
+    def close(end: int, question: bool) -> None:
+        nonlocal current, begin
+        if current and not question and end - begin <= MAX_SENTENCE_CHARS:
+            out.append(current)
+        current, begin = [], end + 1
+
+    while i < n and len(out) < MAX_SENTENCES:
+        ch = text[i]
+        if ch in _ENDS and not (ch == "." and i + 1 < n and text[i + 1].isalpha()):
+            close(i, ch in "?？")
+            i += 1
+            continue
+        if ch in _QUOTES and not (ch in _APOSTROPHES and 0 < i < n - 1
+                                  and text[i - 1].isalpha() and text[i + 1].isalpha()):
+            quoted = not quoted if ch in "'\"`" else ch in "‘“"
+            i += 1
+            continue
+        if ch.isdigit() or (ch in "-−" and i + 1 < n and text[i + 1].isdigit()
+                            and (i == 0 or text[i - 1] in " =(:\t")
+                            and not (current and current[-1].kind == "number")):
+            j = _scan_number(text, i, n)
+            current.append(Token(text[i:j].replace("−", "-"), i, j, "number", raw=text[i:j]))
+            i = j
+            continue
+        if ch.isalnum() or ch == "_":
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] == "_" or (
+                    text[j] in "'’-" and j + 1 < n and text[j + 1].isalpha()
+                    and text[j - 1].isalpha())):
+                j += 1
+            raw = text[i:j]
+            current.append(Token(raw.lower().replace("’", "'"), i, j, "word", quoted, raw))
+            i = j
+            continue
+        for pattern, name in _ARROWS:
+            if text.startswith(pattern, i):
+                current.append(Token(name, i, i + len(pattern), "symbol"))
+                i += len(pattern)
+                break
+        else:
+            if ch in _SYMBOLS:
+                current.append(Token(ch, i, i + 1, "symbol"))
+            i += 1
+    close(n, False)
+    return out
+
+
+class Names:
+    """The item's declared names, for binding (longest first)."""
+
+    def __init__(self, names: tuple[str, ...], aliases: Mapping[str, int] | None = None
+                 ) -> None:
+        self.names = (*names, *(aliases or {}))
+        self.index = {**{n: i for i, n in enumerate(names)}, **(aliases or {})}
+        self.table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for name, index in self.index.items():
+            words = tuple(t.text for s in sentences(name) for t in s)
+            if 0 < len(words) <= MAX_NAME_WORDS:
+                self.table.setdefault(words[0], []).append((words, index))
+        for options in self.table.values():
+            options.sort(key=lambda o: -len(o[0]))
+
+    def bind(self, tokens: list[Token]) -> list[Token]:
+        """``tokens`` with every occurrence of a declared name made one ``var`` token."""
+        out: list[Token] = []
+        i, n = 0, len(tokens)
+        while i < n:
+            tok = tokens[i]
+            options = self.table.get(tok.text) if tok.kind == "word" else None
+            bound = False
+            for words, index in options or ():
+                k = len(words)
+                if tuple(t.text for t in tokens[i:i + k]) != words:
+                    continue
+                name = " ".join(words)
+                introduced = bool(out) and out[-1].text in _INTRODUCERS
+                if len(name) == 1 and tok.raw not in self.index and not (
+                        tok.quoted or introduced):
+                    continue
+                if introduced:
+                    out.pop()
+                out.append(Token(f"V{index}", tok.start, tokens[i + k - 1].end, "var"))
+                i += k
+                bound = True
+                break
+            if not bound:
+                out.append(tok)
+                i += 1
+        return out
+
+
+def _normalise(tokens: list[Token]) -> list[Token]:
+    """Contractions expanded, number words read, filler dropped (its characters stay in
+    the span of the token after it, so that a claim's span starts where its words do)."""
+    out: list[Token] = []
+    held: int | None = None
+    for i, tok in enumerate(tokens):
+        if held is not None and tok.text not in FILLER:
+            tok = Token(tok.text, held, tok.end, tok.kind, tok.quoted, tok.raw)
+            held = None
+        if tok.kind != "word":
+            out.append(tok)
+            continue
+        if tok.text in ("p", "pr") and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+            out.append(Token("P", tok.start, tok.end, "word"))
+            continue
+        if tok.text in FILLER:
+            held = tok.start if held is None else held
+            continue
+        parts = _CONTRACTIONS.get(tok.text) or (_NUMBER_WORDS.get(tok.text, tok.text),)
+        out.extend(Token(p, tok.start, tok.end, "number" if p.isdigit() else "word")
+                   for p in parts)
+    return out
+
+
+def _strip_lead(tokens: list[Token]) -> list[Token]:
+    head = [t.text for t in tokens[:6]]
+    if ":" in head:
+        cut = head.index(":")
+        if "answer" not in head[:cut]:
+            tokens = tokens[cut + 1:]
+    for _ in range(8):
+        while tokens and tokens[0].kind == "symbol" and tokens[0].text not in "({":
+            tokens = tokens[1:]
+        words = tuple(t.text for t in tokens[:5])
+        for phrase in _LEAD_PHRASES:
+            if words[:len(phrase)] == phrase and len(tokens) > len(phrase):
+                tokens = tokens[len(phrase):]
+                break
+        else:
+            break
+    if tokens and tokens[0].kind == "number" and len(tokens) > 1 and tokens[1].kind == "var":
+        tokens = tokens[1:]  # a list item's number: "2 A causes B"
+    while tokens and tokens[-1].kind == "symbol" and tokens[-1].text in ",:":
+        tokens = tokens[:-1]
+    return tokens
+
+
+def _split(tokens: list[Token]) -> list[list[Token]]:
+    parts: list[list[Token]] = []
+    current: list[Token] = []
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
+        if tok.text == "," and (nxt in _CONNECTIVES or (
+                len(current) == 1 and current[0].text in ("yes", "no"))):
+            parts.append(current)
+            current = []
+            continue
+        current.append(tok)
+    parts.append(current)
+    return [p for p in parts if p]
+
+
+def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
+    """The clauses of ``text`` that may hold a claim (see the module docstring)."""
+    table = names if isinstance(names, Names) else Names(names)
+    out: list[Clause] = []
+    for sentence in sentences(text):
+        if any(t.text in HEDGES for t in sentence):
+            continue
+        bound = _normalise(table.bind(sentence))
+        for part in _split(bound):
+            part = _strip_lead(part)
+            if part:
+                out.append(Clause([t.text for t in part], part[0].start, part[-1].end,
+                                  any(t.kind == "var" for t in part), part))
+    return out
+
+
+__all__ = ["MAX_SENTENCES", "MAX_SENTENCE_CHARS", "Clause", "Names", "Token", "clauses",
+           "sentences"]

@@ -254,6 +254,21 @@ class _Claims(Transformer[Token, list[Claim]]):
 
     med_be = med_pos = _triple_rule(K.MEDIATOR)
     coll_be = _triple_rule(K.COLLIDER)
+
+    def coll_chain(self, children: list[Any]) -> list[Claim]:
+        """"B—A—C is not a collider": the middle node of a three-node path."""
+        v = _view(children)
+        nodes = [n for n, _ in children[0]]
+        if len(nodes) != 3 or len(set(nodes)) != 3:
+            raise NotAClaim("a collider sits between two nodes")
+        return [_claim(K.COLLIDER, (nodes[1], nodes[0], nodes[2]), not v.negated)]
+
+    def adj_chain(self, children: list[Any]) -> list[Claim]:
+        v = _view(children)
+        nodes = [n for n, _ in children[0]]
+        if len(nodes) != 2 or nodes[0] == nodes[1]:
+            raise NotAClaim("two nodes")
+        return [_claim(K.ADJACENT, (nodes[0], nodes[1]), not v.negated)]
     ceff_be = _triple_rule(K.COMMON_EFFECT)
     coll_together = _triple_rule(K.COMMON_EFFECT, (2, 0, 1))
     ceff_exists = ceff_there = _exists_rule(K.COMMON_EFFECT)

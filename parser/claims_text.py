@@ -73,6 +73,8 @@ _LEAD_PHRASES = (("in", "other", "words"), ("as", "a", "result"), ("this", "mean
                  ("we", "conclude", "that"), ("it", "follows", "that"),
                  ("this", "shows", "that"), ("this", "implies", "that"), ("note", "that"),
                  ("we", "find", "that"), ("we", "have"), ("in", "conclusion"),
+                 ("premise", "states", "that"), ("premise", "states"), ("premise", "says"),
+                 ("given", "that"), ("we", "are", "told", "that"), ("recall", "that"),
                  ("in", "summary"), ("to", "summarize"), ("it", "is", "clear", "that"),
                  ("it", "is", "true", "that"), ("this", "is", "because"), ("because",),
                  ("so",), ("thus",), ("therefore",), ("hence",), ("however",), ("but",),
@@ -247,11 +249,6 @@ def _normalise(tokens: list[Token]) -> list[Token]:
 
 
 def _strip_lead(tokens: list[Token]) -> list[Token]:
-    head = [t.text for t in tokens[:6]]
-    if ":" in head:
-        cut = head.index(":")
-        if "answer" not in head[:cut]:
-            tokens = tokens[cut + 1:]
     for _ in range(8):
         while tokens and tokens[0].kind == "symbol" and tokens[0].text not in "({":
             tokens = tokens[1:]
@@ -270,9 +267,17 @@ def _strip_lead(tokens: list[Token]) -> list[Token]:
 
 
 def _split(tokens: list[Token]) -> list[list[Token]]:
+    """Clauses: cut at a comma before a connective (or after a lone yes/no) and at a
+    colon — whose head is dropped when it names no variable ("Step 1:", "Reasoning:"),
+    kept when it is the answer's label ("Answer: No")."""
     parts: list[list[Token]] = []
     current: list[Token] = []
     for i, tok in enumerate(tokens):
+        if tok.text == ":" and not any(t.text == "answer" for t in current):
+            if any(t.kind == "var" for t in current):
+                parts.append(current)
+            current = []
+            continue
         nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
         if tok.text == "," and (nxt in _CONNECTIVES or (
                 len(current) == 1 and current[0].text in ("yes", "no"))):

@@ -162,6 +162,8 @@ def why(names: Sequence[str], dag: Dag, claim: Claim, positive: bool,
         return f"the path {arrowed(n, dag, path)} is open given {z_text}"
     if kind in (K.EDGE, K.ADJACENT):
         x, y = v
+        if kind is K.ADJACENT and positive:
+            return f"{n[x]} and {n[y]} are adjacent"
         if dag.has_edge(x, y):
             return f"the edge is {n[x]}→{n[y]}"
         if dag.has_edge(y, x):

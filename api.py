@@ -308,9 +308,13 @@ def check_reasoning(prompt: str, reply: str, task: str | None = None, *,
     ...         "A correlates with C. B correlates with C. However, A is independent of B."
     ...         "\\nHypothesis: C directly causes A.")
     >>> r = co.check_reasoning(item, "C is a collider. A causes C. C causes A. Answer: No")
-    >>> [(c.text, c.verdict.value) for c in r.claims]
-    [('A causes C', 'true'), ('C causes A', 'false'), ('Answer: No', 'true')]
-    >>> r.claims[1].why
+    >>> for c in r.claims:
+    ...     print(f"{c.claim.span} {c.text!r}: {c.verdict.value}")
+    (0, 15) 'C is a collider': true
+    (17, 27) 'A causes C': true
+    (29, 39) 'C causes A': false
+    (41, 51) 'Answer: No': true
+    >>> r.claims[2].why
     'there is no directed path from C to A in the only member of the class (A→C, B→C)'
     >>> r.lucky, len(r.contradictions)
     (True, 1)

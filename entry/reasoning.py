@@ -12,8 +12,8 @@ columns and highlighted HTML.
 
 Its summary numbers:
 
-* ``score`` — the share of checkable claims (true or false) that are true (None when
-  there is none);
+* ``score`` — the share of the reasoning's checkable claims (true or false; claims of
+  the final answer itself aside) that are true (None when there is none);
 * ``lucky`` — the final answer is right but some claim is false;
 * ``unsupported`` — the final answer is right and no claim could be checked.
 """
@@ -25,7 +25,7 @@ from typing import Any
 
 from causal_oracle.entry.registry import Options
 from causal_oracle.entry.results import Grade
-from causal_oracle.oracle.reasoning.model import Checked, Contradiction, Verdict
+from causal_oracle.oracle.reasoning.model import Checked, ClaimKind, Contradiction, Verdict
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.parser.claims import read_claims
@@ -43,22 +43,28 @@ class ReasoningResult:
     #: False: the family declares no reasoning facts (no claim was read)
     supported: bool = True
 
-    def count(self, verdict: Verdict) -> int:
-        return sum(c.verdict is verdict for c in self.claims)
+    def count(self, verdict: Verdict, *, reasoning: bool = False) -> int:
+        """How many claims got ``verdict`` (``reasoning``: leaving out the claims of
+        the final answer itself)."""
+        return sum(c.verdict is verdict and not (reasoning and c.claim.kind is ClaimKind.ANSWER)
+                   for c in self.claims)
 
     @property
     def checkable(self) -> int:
-        return self.count(Verdict.TRUE) + self.count(Verdict.FALSE)
+        """The reasoning's claims (the final answer's aside) that got a verdict."""
+        return self.count(Verdict.TRUE, reasoning=True) + \
+            self.count(Verdict.FALSE, reasoning=True)
 
     @property
     def score(self) -> float | None:
-        """The share of checkable claims that are true (None: none is checkable)."""
-        return self.count(Verdict.TRUE) / self.checkable if self.checkable else None
+        """The share of the reasoning's checkable claims that are true (None: none)."""
+        return self.count(Verdict.TRUE, reasoning=True) / self.checkable \
+            if self.checkable else None
 
     @property
     def lucky(self) -> bool:
         """A right final answer reached with at least one false claim."""
-        return self.final.correct and self.count(Verdict.FALSE) > 0
+        return self.final.correct and self.count(Verdict.FALSE, reasoning=True) > 0
 
     @property
     def unsupported(self) -> bool:

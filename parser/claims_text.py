@@ -14,7 +14,8 @@ the clauses, in one linear scan of the reply:
 3. **variables** — the item's declared names bound wherever they occur, longest name
    first, case-insensitively ("node A", "variable 'a'", "Smoking"); a one-letter name
    only in its own case unless quoted or after "node"/"variable", so that the article
-   "a" is never the variable A;
+   "a" is never the variable A; a sentence "Let X = husband" (CausalCoT's first step)
+   makes X a name of the variable husband for the rest of the reply;
 4. **clauses** — a sentence is cut again at a comma followed by a connective ("…, but
    rather B is the cause of A"), and each clause loses its discourse lead ("Step 1:",
    "In other words,", "Therefore", "we know that"), its articles and filler words.
@@ -60,12 +61,14 @@ _NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4",
 #: words that carry no claim: dropped everywhere
 FILLER = frozenset({"the", "a", "an", "also", "indeed", "actually", "really", "clearly",
                     "obviously", "both", "definitely", "certainly", "just", "still",
-                    "itself"})
+                    "itself", "therefore", "thus", "hence"})
+#: filler whose characters belong to the claim's span ("The edge …")
+ARTICLES = frozenset({"the", "a", "an"})
 #: a clause with one of these hedges: it claims nothing checkable
 HEDGES = frozenset({"might", "may", "could", "if", "suppose", "supposing", "assume",
                     "assuming", "perhaps", "possibly", "probably", "likely", "unless",
                     "whether", "maybe", "would", "necessarily", "seems", "seem",
-                    "unclear", "unknown", "hypothesis", "hypothesize", "assumption"})
+                    "unclear", "unknown", "hypothesize", "assumption"})
 _LEAD_PHRASES = (("in", "other", "words"), ("as", "a", "result"), ("this", "means", "that"),
                  ("this", "means"), ("which", "means", "that"), ("which", "means"),
                  ("that", "means"), ("we", "know", "that"), ("we", "can", "see", "that"),
@@ -74,6 +77,9 @@ _LEAD_PHRASES = (("in", "other", "words"), ("as", "a", "result"), ("this", "mean
                  ("this", "shows", "that"), ("this", "implies", "that"), ("note", "that"),
                  ("we", "find", "that"), ("we", "have"), ("in", "conclusion"),
                  ("premise", "states", "that"), ("premise", "states"), ("premise", "says"),
+                 ("premise", "says", "that"), ("since",), ("that",), ("graph", "has", "edges"),
+                 ("edges", "are"), ("graph", "is"), ("we", "get"), ("that", "is"),
+                 ("i", "e"),
                  ("given", "that"), ("we", "are", "told", "that"), ("recall", "that"),
                  ("in", "summary"), ("to", "summarize"), ("it", "is", "clear", "that"),
                  ("it", "is", "true", "that"), ("this", "is", "because"), ("because",),
@@ -82,9 +88,7 @@ _LEAD_PHRASES = (("in", "other", "words"), ("as", "a", "result"), ("this", "mean
                  ("furthermore",), ("finally",), ("next",), ("now",), ("overall",),
                  ("similarly",), ("additionally",), ("instead",), ("also",),
                  ("first",), ("second",), ("third",), ("lastly",))
-#: a comma followed by one of these starts a new clause
-_CONNECTIVES = frozenset({"but", "so", "while", "whereas", "hence", "therefore", "thus",
-                          "and", "which", "meaning"})
+_LEAD_PHRASES = tuple(sorted(_LEAD_PHRASES, key=len, reverse=True))  # longest first
 _INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
 
 
@@ -195,6 +199,17 @@ class Names:
         for options in self.table.values():
             options.sort(key=lambda o: -len(o[0]))
 
+    def define(self, tokens: list[Token]) -> None:
+        """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
+        one bound variable and nothing after it) makes the word another name of it."""
+        words = [t for t in tokens if t.text != "let"]
+        if len(words) == 3 and words[0].kind == "word" and words[1].text == "=" and \
+                words[2].kind == "var" and len(self.index) < 4 * MAX_NAME_WORDS + 64:
+            name, target = words[0].raw, int(words[2].text[1:])
+            if name not in self.index:
+                self.index[name] = target
+                self.table.setdefault(words[0].text, []).insert(0, ((words[0].text,), target))
+
     def bind(self, tokens: list[Token]) -> list[Token]:
         """``tokens`` with every occurrence of a declared name made one ``var`` token."""
         out: list[Token] = []
@@ -240,7 +255,8 @@ def _normalise(tokens: list[Token]) -> list[Token]:
             out.append(Token("P", tok.start, tok.end, "word"))
             continue
         if tok.text in FILLER:
-            held = tok.start if held is None else held
+            if tok.text in ARTICLES:
+                held = tok.start if held is None else held
             continue
         parts = _CONTRACTIONS.get(tok.text) or (_NUMBER_WORDS.get(tok.text, tok.text),)
         out.extend(Token(p, tok.start, tok.end, "number" if p.isdigit() else "word")
@@ -266,21 +282,33 @@ def _strip_lead(tokens: list[Token]) -> list[Token]:
     return tokens
 
 
+def _listing(tokens: list[Token], i: int) -> bool:
+    """Whether the comma at ``i`` separates items of a list ("A, B and C", "X->V2,X->Y")
+    rather than clauses."""
+    before = tokens[i - 1] if i else None
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return before is not None and after is not None and after.kind == "var" and \
+        before.kind in ("var", "number", "symbol")
+
+
 def _split(tokens: list[Token]) -> list[list[Token]]:
-    """Clauses: cut at a comma before a connective (or after a lone yes/no) and at a
-    colon — whose head is dropped when it names no variable ("Step 1:", "Reasoning:"),
-    kept when it is the answer's label ("Answer: No")."""
+    """Clauses: cut at a comma that ends a clause (not one inside a list of names, an
+    edge list or parentheses) and at a colon — whose head is dropped when it names no
+    variable nor number ("Step 1:", "Reasoning:"), kept when it is the answer's label
+    ("Answer: No")."""
     parts: list[list[Token]] = []
     current: list[Token] = []
+    depth = 0
     for i, tok in enumerate(tokens):
-        if tok.text == ":" and not any(t.text == "answer" for t in current):
-            if any(t.kind == "var" for t in current):
+        depth += (tok.text in "({") - (tok.text in ")}") if tok.kind == "symbol" else 0
+        if tok.text == ":" and depth <= 0 and not any(t.text == "answer" for t in current):
+            named = any(t.kind == "var" for t in current) or (
+                any(t.kind == "number" for t in current) and current[0].text != "step")
+            if named:
                 parts.append(current)
             current = []
             continue
-        nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
-        if tok.text == "," and (nxt in _CONNECTIVES or (
-                len(current) == 1 and current[0].text in ("yes", "no"))):
+        if tok.text == "," and depth <= 0 and not _listing(tokens, i):
             parts.append(current)
             current = []
             continue
@@ -296,7 +324,9 @@ def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
     for sentence in sentences(text):
         if any(t.text in HEDGES for t in sentence):
             continue
-        bound = _normalise(table.bind(sentence))
+        bound = table.bind(sentence)
+        table.define(bound)
+        bound = _normalise(bound)
         for part in _split(bound):
             part = _strip_lead(part)
             if part:

@@ -115,6 +115,8 @@ def holds(dag: Dag, claim: Claim, query: tuple[int, int] | None = None) -> bool:
         x, y = v
         return any(dag.descendants(c) >> y & 1 for c in bits(dag.children()[x] & ~(1 << y)))
     if kind is K.COLLIDER:
+        if len(v) == 1:  # a collider on some path: two parents
+            return dag.parents[v[0]].bit_count() >= 2
         return _collider(dag, v[1], v[0], v[2])
     if kind is K.MEDIATOR:
         m, x, y = v
@@ -192,6 +194,9 @@ def why(names: Sequence[str], dag: Dag, claim: Claim, positive: bool,
         if path is not None:
             return f"the backdoor path {arrowed(n, dag, path)} is open given {z_text}"
         return f"every backdoor path from {n[x]} to {n[y]} is blocked given {z_text}"
+    if kind is K.COLLIDER and len(v) == 1:
+        parents = [n[p] for p in bits(dag.parents[v[0]])]
+        return f"the parents of {n[v[0]]} are {', '.join(parents) or 'none'}"
     if kind is K.COLLIDER:
         c, x, y = v
         edges = [f"{n[a]}→{n[b]}" for a, b in ((x, c), (c, x), (y, c), (c, y))

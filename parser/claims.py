@@ -22,14 +22,15 @@ and B cause C" → two claims); an arrow chain ("A -> B <- C") claims each of it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import LarkError, VisitError
-from lark.lexer import PatternStr
+from lark.lexer import Lexer, PatternStr
 
 from causal_oracle.oracle.reasoning.model import Claim
 from causal_oracle.parser.claims_templates import Claims, NotAClaim
@@ -39,10 +40,45 @@ from causal_oracle.parser.claims_text import Clause, Names, clauses
 MAX_CLAIMS = 400
 
 
+class _Words(Lexer):
+    """The clause is already cut into words (``parser.claims_text``): each word becomes
+    its terminal by one dictionary look-up — no regular expression runs over it."""
+
+    __future_interface__ = 0
+
+    def __init__(self, conf: Any) -> None:
+        self.kinds = {t.pattern.value: t.name for t in conf.terminals
+                      if isinstance(t.pattern, PatternStr)}
+        self.arrows = {t.name for t in conf.terminals if t.name == "ARROW"}
+
+    def lex(self, words: list[str]) -> Iterator[Token]:  # type: ignore[override]
+        for word in words:
+            kind = self.kinds.get(word)
+            if kind is None:
+                if word in _ARROWS:
+                    kind = "ARROW"
+                elif word[:1] == "V" and word[1:].isdigit():
+                    kind = "VAR"
+                elif _is_number(word):
+                    kind = "NUMBER"
+                else:
+                    raise NotAClaim(f"{word!r} is in no template")
+            yield Token(kind, word)
+
+
+_ARROWS = frozenset({"->", "<-", "<->", "--"})
+
+
+def _is_number(word: str) -> bool:
+    digits = word.removeprefix("-").removesuffix("%")
+    whole, _, decimals = digits.partition(".")
+    return whole.isdigit() and (not decimals or decimals.isdigit())
+
+
 @cache
 def _parser() -> tuple[Lark, frozenset[str]]:
     grammar = (Path(__file__).parent / "claims.lark").read_text(encoding="utf-8")
-    parser = Lark(grammar, parser="lalr", lexer="basic", transformer=Claims(),
+    parser = Lark(grammar, parser="lalr", lexer=_Words, transformer=Claims(),
                   maybe_placeholders=True)
     words = frozenset(t.pattern.value for t in parser.terminals
                       if isinstance(t.pattern, PatternStr))
@@ -59,7 +95,7 @@ def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
 
 def _parse(parser: Lark, words: list[str]) -> list[list[Claim]] | None:
     try:
-        return parser.parse(" ".join(words))  # type: ignore[no-any-return]
+        return parser.parse(words)  # type: ignore[arg-type,no-any-return]
     except (LarkError, NotAClaim, VisitError):
         return None
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 #: at most this many sentences of one reply are read
 MAX_SENTENCES = 400
@@ -43,6 +44,7 @@ _ENDS = frozenset(".!?;\n\r。！？；")
 _ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
            ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
            ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"), ("–", "--"), ("—", "--"), ("-", "--"))
+_ARROW_STARTS = frozenset(p[0] for p, _ in _ARROWS)
 _SYMBOLS = frozenset("⊥|=(),{}:<>")
 _APOSTROPHES = frozenset("'’")
 _QUOTES = frozenset("'\"‘’“”`")
@@ -88,7 +90,9 @@ _LEAD_PHRASES = (("in", "other", "words"), ("as", "a", "result"), ("this", "mean
                  ("furthermore",), ("finally",), ("next",), ("now",), ("overall",),
                  ("similarly",), ("additionally",), ("instead",), ("also",),
                  ("first",), ("second",), ("third",), ("lastly",))
-_LEAD_PHRASES = tuple(sorted(_LEAD_PHRASES, key=len, reverse=True))  # longest first
+_LEADS_BY_WORD: dict[str, list[tuple[str, ...]]] = {}
+for _phrase in sorted(_LEAD_PHRASES, key=len, reverse=True):  # longest first
+    _LEADS_BY_WORD.setdefault(_phrase[0], []).append(_phrase)
 _INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
 
 
@@ -145,6 +149,9 @@ def sentences(text: str) -> list[list[Token]]:
 
     while i < n and len(out) < MAX_SENTENCES:
         ch = text[i]
+        if ch == " ":
+            i += 1
+            continue
         if ch in _ENDS and not (ch == "." and i + 1 < n and text[i + 1].isalpha()):
             close(i, ch in "?？")
             i += 1
@@ -171,7 +178,7 @@ def sentences(text: str) -> list[list[Token]]:
             current.append(Token(raw.lower().replace("’", "'"), i, j, "word", quoted, raw))
             i = j
             continue
-        for pattern, name in _ARROWS:
+        for pattern, name in _ARROWS if ch in _ARROW_STARTS else ():
             if text.startswith(pattern, i):
                 current.append(Token(name, i, i + len(pattern), "symbol"))
                 i += len(pattern)
@@ -189,15 +196,10 @@ class Names:
 
     def __init__(self, names: tuple[str, ...], aliases: Mapping[str, int] | None = None
                  ) -> None:
+        index, table = _table(names, tuple(sorted((aliases or {}).items())))
         self.names = (*names, *(aliases or {}))
-        self.index = {**{n: i for i, n in enumerate(names)}, **(aliases or {})}
-        self.table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
-        for name, index in self.index.items():
-            words = tuple(t.text for s in sentences(name) for t in s)
-            if 0 < len(words) <= MAX_NAME_WORDS:
-                self.table.setdefault(words[0], []).append((words, index))
-        for options in self.table.values():
-            options.sort(key=lambda o: -len(o[0]))
+        self.index = dict(index)  # a reply's definitions are its own: copies
+        self.table = {first: list(options) for first, options in table.items()}
 
     def define(self, tokens: list[Token]) -> None:
         """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
@@ -239,6 +241,21 @@ class Names:
         return out
 
 
+@lru_cache(maxsize=256)
+def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
+           ) -> tuple[dict[str, int], dict[str, list[tuple[tuple[str, ...], int]]]]:
+    """Each name's words, keyed by its first word, longest first (cached per item)."""
+    index = {**{n: i for i, n in enumerate(names)}, **dict(aliases)}
+    table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+    for name, i in index.items():
+        words = tuple(t.text for s in sentences(name) for t in s)
+        if 0 < len(words) <= MAX_NAME_WORDS:
+            table.setdefault(words[0], []).append((words, i))
+    for options in table.values():
+        options.sort(key=lambda o: -len(o[0]))
+    return index, table
+
+
 def _normalise(tokens: list[Token]) -> list[Token]:
     """Contractions expanded, number words read, filler dropped (its characters stay in
     the span of the token after it, so that a claim's span starts where its words do)."""
@@ -269,7 +286,7 @@ def _strip_lead(tokens: list[Token]) -> list[Token]:
         while tokens and tokens[0].kind == "symbol" and tokens[0].text not in "({":
             tokens = tokens[1:]
         words = tuple(t.text for t in tokens[:5])
-        for phrase in _LEAD_PHRASES:
+        for phrase in _LEADS_BY_WORD.get(words[0] if words else "", ()):
             if words[:len(phrase)] == phrase and len(tokens) > len(phrase):
                 tokens = tokens[len(phrase):]
                 break

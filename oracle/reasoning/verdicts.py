@@ -48,6 +48,11 @@ MAX_CONTRADICTIONS = 50
 MIN_TOLERANCE = 0.005
 
 
+#: what every member of a Markov equivalence class shares: its reason, told from one
+#: member, holds in all
+_CLASS_WIDE = frozenset({K.INDEPENDENCE, K.D_SEPARATION, K.CORRELATION, K.ADJACENT})
+
+
 def _structural(facts: Facts, claim: Claim) -> tuple[Verdict, str]:
     names, graphs = facts.names, facts.graphs
     if not graphs:
@@ -57,8 +62,11 @@ def _structural(facts: Facts, claim: Claim) -> tuple[Verdict, str]:
     results = [holds(g, claim, facts.query) for g in graphs]
     good = [r == claim.polarity for r in results]
     many = facts.is_class
+    if all(good) and len(graphs) > 1 and claim.kind not in _CLASS_WIDE:
+        return Verdict.TRUE, f"it holds in all {len(graphs)} members of the class"
     if all(good):
-        where = f"in all {len(graphs)} member(s) of the class" if many else "in the graph"
+        where = "in the graph" if not many else "in the only member of the class" \
+            if len(graphs) == 1 else f"in all {len(graphs)} members of the class"
         return Verdict.TRUE, f"{graph_why(names, graphs[0], claim, results[0], facts.query)} " \
                              f"({where})"
     if not any(good):

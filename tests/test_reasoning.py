@@ -207,3 +207,22 @@ def test_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert "'A causes C': true" in text and "final answer: UNREADABLE" in text
     assert main(["check-reasoning", "--prompt", COLLIDER]) == 2
     assert "give one of --reply" in capsys.readouterr().err
+
+
+def test_what_a_family_cannot_decide_gets_no_verdict() -> None:
+    """A CLEAR graph that is not a DAG: structural claims are not decidable; the answer
+    still is."""
+    prompt = ("Given an ADMG (acyclic directed mixed graph) with nodes C, I, E, O, directed "
+              "edges E->O, I->E, C->O, C->E, C->I and bi-directed edges E<->O.\n"
+              "Is node C one of ancestors of node O?")
+    r = co.check_reasoning(prompt, "C causes O. Answer: Yes")
+    assert [c.verdict.value for c in r.claims] == ["not_decidable", "true"]
+    assert "DAGs only" in r.claims[0].why
+
+
+def test_intervention_effects_are_judged_in_the_intervened_graph() -> None:
+    prompt = json.loads((DATA / "reasoning" / "chains.jsonl").read_text().splitlines()[8])[
+        "prompt"]
+    r = co.check_reasoning(prompt, "Clouds does not cause wet grass. Rain causes clouds. "
+                                   "Clouds directly causes wet grass.")
+    assert [c.verdict.value for c in r.claims] == ["true", "true", "false"]

@@ -5,8 +5,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from causal_oracle.oracle.reasoning.facts import dag_facts
 from causal_oracle.oracle.reasoning.model import ClaimKind, Quantity, Relation
+from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
 from causal_oracle.parser.claims import read_claims
 from causal_oracle.parser.claims_text import MAX_SENTENCES, clauses
 
@@ -126,3 +130,26 @@ def test_the_reader_is_bounded_and_linear() -> None:
 def test_clauses_drop_leads_and_split_at_connectives() -> None:
     words = [c.words for c in clauses("Therefore, A causes B, but C causes B.", ABC)]
     assert words == [["V0", "causes", "V1"], ["V2", "causes", "V1"]]
+
+
+WORDS = ["A", "B", "C", "a", "'A'", "node", "is", "not", "are", "and", "the", "cause", "causes",
+         "of", "independent", "given", "collider", "between", "->", "<-", "--", ",", ".", ":",
+         "P(", "B=1", "|", ")", "=", "0.4", "-0.2", "43%", "{", "}", "path", "blocked", "answer",
+         "yes", "no", "if", "then", "through", "mediator", "common", "effect", "there", "edge",
+         "from", "to", "directly", "Let", "X", "adjust", "we", "should", "for", "class", "has",
+         "3", "members", "direction", "determined", "\n", "?", "ATE", "greater", "than"]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=60), st.text(max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_any_text_is_read_without_error(words: list[str], noise: str) -> None:
+    """Whatever a reply holds, reading and checking it never raises, and every claim's
+    span lies inside the reply and names declared variables only."""
+    text = " ".join(words) + noise
+    facts = dag_facts(ABC, [(0, 2), (1, 2)], query=(0, 2), answer=True)
+    claims = read_claims(text, ABC)
+    for claim in claims:
+        assert 0 <= claim.span[0] < claim.span[1] <= len(text)
+        assert all(0 <= v < len(ABC) for v in (*claim.variables, *claim.given))
+    check_claims(facts, claims, text)
+    contradictions(claims, ABC)

@@ -34,7 +34,7 @@ from lark.lexer import Lexer, PatternStr
 
 from causal_oracle.oracle.reasoning.model import Claim
 from causal_oracle.parser.claims_templates import Claims, NotAClaim
-from causal_oracle.parser.claims_text import Clause, Names, clauses
+from causal_oracle.parser.claims_text import Clause, Kind, Names, clauses
 
 #: at most this many claims are read from one reply
 MAX_CLAIMS = 400
@@ -88,7 +88,7 @@ def _parser() -> tuple[Lark, frozenset[str]]:
 def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
     """Whether every word of ``clause`` is one the templates use (else it is no claim)."""
     for word, token in zip(clause.words, clause.tokens, strict=True):
-        if token.kind == "word" and word not in vocabulary:
+        if token.kind == Kind.WORD and word not in vocabulary:
             return False
     return True
 

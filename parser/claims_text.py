@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 
 #: at most this many sentences of one reply are read
@@ -71,7 +72,7 @@ HEDGES = frozenset({"might", "may", "could", "if", "suppose", "supposing", "assu
                     "assuming", "perhaps", "possibly", "probably", "likely", "unless",
                     "whether", "maybe", "would", "necessarily", "seems", "seem",
                     "unclear", "unknown", "hypothesize", "assumption"})
-_LEAD_PHRASES = (("in", "other", "words"), ("as", "a", "result"), ("this", "means", "that"),
+_LEAD_PHRASES = (("in", "other", "words"), ("as", "result"), ("this", "means", "that"),
                  ("this", "means"), ("which", "means", "that"), ("which", "means"),
                  ("that", "means"), ("we", "know", "that"), ("we", "can", "see", "that"),
                  ("we", "see", "that"), ("we", "can", "conclude", "that"),
@@ -96,6 +97,15 @@ for _phrase in sorted(_LEAD_PHRASES, key=len, reverse=True):  # longest first
 _INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
 
 
+class Kind(StrEnum):
+    """What a token is."""
+
+    WORD = "word"
+    NUMBER = "number"
+    SYMBOL = "symbol"
+    VAR = "var"  # a bound variable
+
+
 @dataclass(slots=True)
 class Token:
     """One token: ``text`` lower-cased (a bound variable: ``V<index>``), its character
@@ -104,7 +114,7 @@ class Token:
     text: str
     start: int
     end: int
-    kind: str = "word"  # word, number, symbol, var
+    kind: Kind = Kind.WORD
     quoted: bool = False
     raw: str = ""
 
@@ -163,9 +173,9 @@ def sentences(text: str) -> list[list[Token]]:
             continue
         if ch.isdigit() or (ch in "-−" and i + 1 < n and text[i + 1].isdigit()
                             and (i == 0 or text[i - 1] in " =(:\t")
-                            and not (current and current[-1].kind == "number")):
+                            and not (current and current[-1].kind == Kind.NUMBER)):
             j = _scan_number(text, i, n)
-            current.append(Token(text[i:j].replace("−", "-"), i, j, "number", raw=text[i:j]))
+            current.append(Token(text[i:j].replace("−", "-"), i, j, Kind.NUMBER, raw=text[i:j]))
             i = j
             continue
         if ch.isalnum() or ch == "_":
@@ -175,17 +185,17 @@ def sentences(text: str) -> list[list[Token]]:
                     and text[j - 1].isalpha())):
                 j += 1
             raw = text[i:j]
-            current.append(Token(raw.lower().replace("’", "'"), i, j, "word", quoted, raw))
+            current.append(Token(raw.lower().replace("’", "'"), i, j, Kind.WORD, quoted, raw))
             i = j
             continue
         for pattern, name in _ARROWS if ch in _ARROW_STARTS else ():
             if text.startswith(pattern, i):
-                current.append(Token(name, i, i + len(pattern), "symbol"))
+                current.append(Token(name, i, i + len(pattern), Kind.SYMBOL))
                 i += len(pattern)
                 break
         else:
             if ch in _SYMBOLS:
-                current.append(Token(ch, i, i + 1, "symbol"))
+                current.append(Token(ch, i, i + 1, Kind.SYMBOL))
             i += 1
     close(n, False)
     return out
@@ -205,8 +215,8 @@ class Names:
         """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
         one bound variable and nothing after it) makes the word another name of it."""
         words = [t for t in tokens if t.text != "let"]
-        if len(words) == 3 and words[0].kind == "word" and words[1].text == "=" and \
-                words[2].kind == "var" and len(self.index) < 4 * MAX_NAME_WORDS + 64:
+        if len(words) == 3 and words[0].kind == Kind.WORD and words[1].text == "=" and \
+                words[2].kind == Kind.VAR and len(self.index) < 4 * MAX_NAME_WORDS + 64:
             name, target = words[0].raw, int(words[2].text[1:])
             if name not in self.index:
                 self.index[name] = target
@@ -218,7 +228,7 @@ class Names:
         i, n = 0, len(tokens)
         while i < n:
             tok = tokens[i]
-            options = self.table.get(tok.text) if tok.kind == "word" else None
+            options = self.table.get(tok.text) if tok.kind == Kind.WORD else None
             bound = False
             for words, index in options or ():
                 k = len(words)
@@ -231,7 +241,7 @@ class Names:
                     continue
                 if introduced:
                     out.pop()
-                out.append(Token(f"V{index}", tok.start, tokens[i + k - 1].end, "var"))
+                out.append(Token(f"V{index}", tok.start, tokens[i + k - 1].end, Kind.VAR))
                 i += k
                 bound = True
                 break
@@ -265,25 +275,25 @@ def _normalise(tokens: list[Token]) -> list[Token]:
         if held is not None and tok.text not in FILLER:
             tok = Token(tok.text, held, tok.end, tok.kind, tok.quoted, tok.raw)
             held = None
-        if tok.kind != "word":
+        if tok.kind != Kind.WORD:
             out.append(tok)
             continue
         if tok.text in ("p", "pr") and i + 1 < len(tokens) and tokens[i + 1].text == "(":
-            out.append(Token("P", tok.start, tok.end, "word"))
+            out.append(Token("P", tok.start, tok.end, Kind.WORD))
             continue
         if tok.text in FILLER:
             if tok.text in ARTICLES:
                 held = tok.start if held is None else held
             continue
         parts = _CONTRACTIONS.get(tok.text) or (_NUMBER_WORDS.get(tok.text, tok.text),)
-        out.extend(Token(p, tok.start, tok.end, "number" if p.isdigit() else "word")
+        out.extend(Token(p, tok.start, tok.end, Kind.NUMBER if p.isdigit() else Kind.WORD)
                    for p in parts)
     return out
 
 
 def _strip_lead(tokens: list[Token]) -> list[Token]:
     for _ in range(8):
-        while tokens and tokens[0].kind == "symbol" and tokens[0].text not in "({":
+        while tokens and tokens[0].kind == Kind.SYMBOL and tokens[0].text not in "({":
             tokens = tokens[1:]
         words = tuple(t.text for t in tokens[:5])
         for phrase in _LEADS_BY_WORD.get(words[0] if words else "", ()):
@@ -292,9 +302,9 @@ def _strip_lead(tokens: list[Token]) -> list[Token]:
                 break
         else:
             break
-    if tokens and tokens[0].kind == "number" and len(tokens) > 1 and tokens[1].kind == "var":
+    if tokens and tokens[0].kind == Kind.NUMBER and len(tokens) > 1 and tokens[1].kind == Kind.VAR:
         tokens = tokens[1:]  # a list item's number: "2 A causes B"
-    while tokens and tokens[-1].kind == "symbol" and tokens[-1].text in ",:":
+    while tokens and tokens[-1].kind == Kind.SYMBOL and tokens[-1].text in ",:":
         tokens = tokens[:-1]
     return tokens
 
@@ -304,8 +314,8 @@ def _listing(tokens: list[Token], i: int) -> bool:
     rather than clauses."""
     before = tokens[i - 1] if i else None
     after = tokens[i + 1] if i + 1 < len(tokens) else None
-    return before is not None and after is not None and after.kind == "var" and \
-        before.kind in ("var", "number", "symbol")
+    return before is not None and after is not None and after.kind == Kind.VAR and \
+        before.kind in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL)
 
 
 def _split(tokens: list[Token]) -> list[list[Token]]:
@@ -317,10 +327,10 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
     current: list[Token] = []
     depth = 0
     for i, tok in enumerate(tokens):
-        depth += (tok.text in "({") - (tok.text in ")}") if tok.kind == "symbol" else 0
+        depth += (tok.text in "({") - (tok.text in ")}") if tok.kind == Kind.SYMBOL else 0
         if tok.text == ":" and depth <= 0 and not any(t.text == "answer" for t in current):
-            named = any(t.kind == "var" for t in current) or (
-                any(t.kind == "number" for t in current) and current[0].text != "step")
+            named = any(t.kind == Kind.VAR for t in current) or (
+                any(t.kind == Kind.NUMBER for t in current) and current[0].text != "step")
             if named:
                 parts.append(current)
             current = []
@@ -348,7 +358,7 @@ def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
             part = _strip_lead(part)
             if part:
                 out.append(Clause([t.text for t in part], part[0].start, part[-1].end,
-                                  any(t.kind == "var" for t in part), part))
+                                  any(t.kind == Kind.VAR for t in part), part))
     return out
 
 

@@ -94,6 +94,11 @@ _LEAD_PHRASES = (("in", "other", "words"), ("as", "result"), ("this", "means", "
 _LEADS_BY_WORD: dict[str, list[tuple[str, ...]]] = {}
 for _phrase in sorted(_LEAD_PHRASES, key=len, reverse=True):  # longest first
     _LEADS_BY_WORD.setdefault(_phrase[0], []).append(_phrase)
+#: a name followed by one of these after a comma starts a clause ("…, A is independent of B")
+_VERBS = frozenset({"is", "are", "was", "were", "causes", "cause", "correlates", "directly",
+                    "does", "do", "has", "have", "affects", "influences", "depends",
+                    "mediates", "confounds", "points", "blocks", "d-separates", "isn't",
+                    "doesn't", "aren't"})
 _INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
 
 
@@ -152,7 +157,8 @@ def sentences(text: str) -> list[list[Token]]:
     quoted = False
 
     def close(end: int, question: bool) -> None:
-        nonlocal current, begin
+        nonlocal current, begin, quoted
+        quoted = False
         if current and not question and end - begin <= MAX_SENTENCE_CHARS:
             out.append(current)
         current, begin = [], end + 1
@@ -292,6 +298,10 @@ def _normalise(tokens: list[Token]) -> list[Token]:
 
 
 def _strip_lead(tokens: list[Token]) -> list[Token]:
+    for i in range(min(len(tokens) - 3, 10)):  # "the relationship between A and B is that …"
+        if tokens[i].text in ("is", "are") and tokens[i + 1].text == "that":
+            tokens = tokens[i + 2:]
+            break
     for _ in range(8):
         while tokens and tokens[0].kind == Kind.SYMBOL and tokens[0].text not in "({":
             tokens = tokens[1:]
@@ -314,8 +324,9 @@ def _listing(tokens: list[Token], i: int) -> bool:
     rather than clauses."""
     before = tokens[i - 1] if i else None
     after = tokens[i + 1] if i + 1 < len(tokens) else None
+    then = tokens[i + 2].text if i + 2 < len(tokens) else ""
     return before is not None and after is not None and after.kind == Kind.VAR and \
-        before.kind in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL)
+        before.kind in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
 
 
 def _split(tokens: list[Token]) -> list[list[Token]]:

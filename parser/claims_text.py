@@ -29,6 +29,7 @@ A clause that hedges ("might", "may", "could", "if", "suppose", "assume", "perha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -41,14 +42,9 @@ MAX_SENTENCE_CHARS = 600
 #: a declared name longer than this many words is never bound
 MAX_NAME_WORDS = 6
 
-_ENDS = frozenset(".!?;\n\r。！？；")
 _ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
            ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
            ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"), ("–", "--"), ("—", "--"), ("-", "--"))
-_ARROW_STARTS = frozenset(p[0] for p, _ in _ARROWS)
-_SYMBOLS = frozenset("⊥|=(),{}:<>")
-_APOSTROPHES = frozenset("'’")
-_QUOTES = frozenset("'\"‘’“”`")
 _CONTRACTIONS = {"isn't": ("is", "not"), "aren't": ("are", "not"), "doesn't": ("does", "not"),
                  "don't": ("do", "not"), "can't": ("can", "not"), "cannot": ("can", "not"),
                  "wasn't": ("was", "not"), "weren't": ("were", "not"),
@@ -136,74 +132,46 @@ class Clause:
     tokens: list[Token] = field(default_factory=list, repr=False)
 
 
-def _scan_number(text: str, i: int, n: int) -> int:
-    j = i + 1 if text[i] in "-−" else i
-    while j < n and text[j].isdigit():
-        j += 1
-    if j + 1 < n and text[j] == "." and text[j + 1].isdigit():
-        j += 1
-        while j < n and text[j].isdigit():
-            j += 1
-    if j < n and text[j] == "%":
-        j += 1
-    return j
+_TOKEN = re.compile(
+    r"(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
+    r"|(?P<number>(?:(?<=[ =(:\t])|^)[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
+    r"|(?P<word>\w+(?:['’-][^\W\d_]\w*)*)"
+    r"|(?P<arrow><-->|<->|-->|->|<--|<-|--|[→⟶←⟵↔⟷–—-])"
+    r"|(?P<symbol>[⊥|=(),{}:<>])"
+    r"|(?P<quote>['\"‘’“”`])")
+_ARROW_NAMES = dict(_ARROWS)
 
 
 def sentences(text: str) -> list[list[Token]]:
-    """The reply's sentences as token lists (questions and over-long ones left out)."""
+    """The reply's sentences as token lists (questions and over-long ones left out).
+
+    One pass of one regular expression whose every alternative consumes what it
+    matches (no nested repetition: linear in the reply's length)."""
     out: list[list[Token]] = []
     current: list[Token] = []
-    begin, n, i = 0, len(text), 0
+    begin = 0
     quoted = False
-
-    def close(end: int, question: bool) -> None:
-        nonlocal current, begin, quoted
-        quoted = False
-        if current and not question and end - begin <= MAX_SENTENCE_CHARS:
-            out.append(current)
-        current, begin = [], end + 1
-
-    while i < n and len(out) < MAX_SENTENCES:
-        ch = text[i]
-        if ch == " ":
-            i += 1
-            continue
-        if ch in _ENDS and not (ch == "." and i + 1 < n and text[i + 1].isalpha()):
-            close(i, ch in "?？")
-            i += 1
-            continue
-        if ch in _QUOTES and not (ch in _APOSTROPHES and 0 < i < n - 1
-                                  and text[i - 1].isalpha() and text[i + 1].isalpha()):
-            quoted = not quoted if ch in "'\"`" else ch in "‘“"
-            i += 1
-            continue
-        if ch.isdigit() or (ch in "-−" and i + 1 < n and text[i + 1].isdigit()
-                            and (i == 0 or text[i - 1] in " =(:\t")
-                            and not (current and current[-1].kind == Kind.NUMBER)):
-            j = _scan_number(text, i, n)
-            current.append(Token(text[i:j].replace("−", "-"), i, j, Kind.NUMBER, raw=text[i:j]))
-            i = j
-            continue
-        if ch.isalnum() or ch == "_":
-            j = i + 1
-            while j < n and (text[j].isalnum() or text[j] == "_" or (
-                    text[j] in "'’-" and j + 1 < n and text[j + 1].isalpha()
-                    and text[j - 1].isalpha())):
-                j += 1
-            raw = text[i:j]
-            current.append(Token(raw.lower().replace("’", "'"), i, j, Kind.WORD, quoted, raw))
-            i = j
-            continue
-        for pattern, name in _ARROWS if ch in _ARROW_STARTS else ():
-            if text.startswith(pattern, i):
-                current.append(Token(name, i, i + len(pattern), Kind.SYMBOL))
-                i += len(pattern)
-                break
+    for match in _TOKEN.finditer(text):
+        kind, at, to = match.lastgroup, match.start(), match.end()
+        raw = match.group()
+        if kind == "word":
+            current.append(Token(raw.lower().replace("’", "'"), at, to, Kind.WORD, quoted, raw))
+        elif kind == "end":
+            if current and raw not in "?？" and at - begin <= MAX_SENTENCE_CHARS:
+                out.append(current)
+                if len(out) == MAX_SENTENCES:
+                    return out
+            current, begin, quoted = [], to, False
+        elif kind == "number":
+            current.append(Token(raw.replace("−", "-"), at, to, Kind.NUMBER, raw=raw))
+        elif kind == "arrow":
+            current.append(Token(_ARROW_NAMES[raw], at, to, Kind.SYMBOL))
+        elif kind == "symbol":
+            current.append(Token(raw, at, to, Kind.SYMBOL))
         else:
-            if ch in _SYMBOLS:
-                current.append(Token(ch, i, i + 1, Kind.SYMBOL))
-            i += 1
-    close(n, False)
+            quoted = not quoted if raw in "'\"`" else raw in "‘“"
+    if current and len(text) - begin <= MAX_SENTENCE_CHARS:
+        out.append(current)
     return out
 
 

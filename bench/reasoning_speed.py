@@ -11,12 +11,15 @@ in the styles models use (step lists, prose, hedges, a final answer):
 * ``check_reasoning`` — the whole verb (the question solved once and cached, as a
   trainer grading many replies to one item sees it): read every claim, check each,
   pair the contradictions, grade the final answer;
-* ``read + check`` — the reader and checker alone, on the item's facts;
+* ``read + check`` — the reader and checker alone, on the item's facts; *cold*: with
+  the reader's cache of clause parses emptied before every reply (a reply none of whose
+  sentences was seen before), *warm*: as a trainer grading rollouts sees it, the
+  phrasing repeating;
 * reference, *final answer alone* — ``grade`` on the same reply (the reply reader a
   trainer already pays for).
 
-The target is ≥ 1,000 replies/s for the whole verb; the ratio says what checking the
-reasoning costs on top of reading the answer.
+The target is ≥ 1,000 replies/s for the whole verb; the ratio (answer only over the
+whole verb) says what checking the reasoning costs on top of reading the answer.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import causal_oracle as co
 from causal_oracle.entry import REGISTRY, Options, default
 from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
-from causal_oracle.parser.claims import read_claims
+from causal_oracle.parser.claims import _parse_words, read_claims
 
 C2C = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. All the "
        "statistical relations among these 3 variables are as follows: A correlates with B. "
@@ -84,7 +87,7 @@ def main() -> None:
     args = parser.parse_args()
     service = default()
     print(f"{'item':<12}{'reply':>8}{'claims':>8}{'check_reasoning/s':>19}"
-          f"{'read+check/s':>14}{'answer only/s':>15}{'ratio':>8}")
+          f"{'read+check cold/s':>19}{'warm/s':>9}{'answer only/s':>15}{'ratio':>8}")
     for name, prompt, reply in (("corr2cause", C2C, C2C_REPLY), ("cladder", LADDER,
                                                                   LADDER_REPLY)):
         family = REGISTRY.select(prompt)
@@ -97,12 +100,17 @@ def main() -> None:
             check_claims(facts, claims, reply)
             contradictions(claims, facts.names)
 
+        def cold(core: Callable[[], None] = core) -> None:
+            _parse_words.cache_clear()
+            core()
+
         whole = _rate(lambda p=prompt, r=reply: co.check_reasoning(p, r), args.seconds)
+        chilled = _rate(cold, args.seconds)
         alone = _rate(core, args.seconds)
         answer = _rate(lambda p=prompt, r=reply: co.grade(p, r), args.seconds)
         n = len(co.check_reasoning(prompt, reply).claims)
-        print(f"{name:<12}{len(reply.encode()):>7}B{n:>8}{whole:>19,.0f}{alone:>14,.0f}"
-              f"{answer:>15,.0f}{answer / whole:>7.1f}x")
+        print(f"{name:<12}{len(reply.encode()):>7}B{n:>8}{whole:>19,.0f}{chilled:>19,.0f}"
+              f"{alone:>9,.0f}{answer:>15,.0f}{answer / whole:>7.1f}x")
 
 
 if __name__ == "__main__":

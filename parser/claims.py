@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ from causal_oracle.parser.claims_text import Clause, Kind, Names, clauses
 
 #: at most this many claims are read from one reply
 MAX_CLAIMS = 400
+#: how many distinct clauses' parses are remembered
+PARSE_CACHE = 16_384
 
 
 class _Words(Lexer):
@@ -93,11 +95,22 @@ def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
     return True
 
 
-def _parse(parser: Lark, words: list[str]) -> list[list[Claim]] | None:
+def _parse(parser: Lark, words: list[str]) -> tuple[tuple[Claim, ...], ...] | None:
+    return _parse_words(tuple(words))
+
+
+@lru_cache(maxsize=PARSE_CACHE)
+def _parse_words(words: tuple[str, ...]) -> tuple[tuple[Claim, ...], ...] | None:
+    """The claims of a clause's normalised words, grouped by conjunct (None: no claim).
+
+    Cached: models repeat their phrasing, within a reply, across the replies to one item
+    and — names being ``V<index>`` here — across items.  Claims are frozen records
+    (their spans are set per occurrence by ``read_clause``), so sharing them is safe."""
     try:
-        return parser.parse(words)  # type: ignore[arg-type,no-any-return]
+        groups = _parser()[0].parse(list(words))  # type: ignore[arg-type]
     except (LarkError, NotAClaim, VisitError):
         return None
+    return tuple(tuple(group) for group in groups)
 
 
 def _conjuncts(parser: Lark, clause: Clause, groups: int) -> list[tuple[int, int]] | None:

@@ -259,9 +259,14 @@ def _normalise(tokens: list[Token]) -> list[Token]:
             if tok.text in ARTICLES:
                 held = tok.start if held is None else held
             continue
-        parts = _CONTRACTIONS.get(tok.text) or (_NUMBER_WORDS.get(tok.text, tok.text),)
-        out.extend(Token(p, tok.start, tok.end, Kind.NUMBER if p.isdigit() else Kind.WORD)
-                   for p in parts)
+        parts = _CONTRACTIONS.get(tok.text)
+        number = _NUMBER_WORDS.get(tok.text)
+        if parts is not None:
+            out.extend(Token(p, tok.start, tok.end, Kind.WORD) for p in parts)
+        elif number is not None:
+            out.append(Token(number, tok.start, tok.end, Kind.NUMBER))
+        else:
+            out.append(tok)
     return out
 
 

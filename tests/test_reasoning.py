@@ -226,3 +226,20 @@ def test_intervention_effects_are_judged_in_the_intervened_graph() -> None:
     r = co.check_reasoning(prompt, "Clouds does not cause wet grass. Rain causes clouds. "
                                    "Clouds directly causes wet grass.")
     assert [c.verdict.value for c in r.claims] == ["true", "true", "false"]
+
+
+def test_adjustment_instrument_identifiability() -> None:
+    """CI-Bench BA: krbxdaaa confounds terckaab → btxllaad; the query is that pair."""
+    prompt = json.loads((DATA / "reasoning" / "chains.jsonl").read_text().splitlines()[6])[
+        "prompt"]
+    r = co.check_reasoning(prompt, (
+        "We should adjust for appfoaae. {krbxdaaa} is a valid adjustment set for the effect "
+        "of terckaab on btxllaad. Krbxdaaa is an instrument for terckaab on btxllaad. The "
+        "effect of terckaab on btxllaad is identifiable. There is no backdoor path from "
+        "krbxdaaa to btxllaad. Krbxdaaa and btxllaad are d-separated by terckaab."))
+    got = [(c.claim.kind.value, c.verdict.value) for c in r.claims]
+    assert got == [("adjustment_set", "false"), ("adjustment_set", "true"),
+                   ("instrument", "false"), ("identifiable", "true"),
+                   ("backdoor_path", "true"), ("d_separation", "false")]
+    assert "is a descendant of terckaab" in r.claims[0].why
+    assert r.claims[5].why.startswith("the path krbxdaaa → btxllaad is open")

@@ -345,6 +345,11 @@ class Claims(Transformer[Token, list[Claim]]):
         v = _view(children)
         return self._adjustment(v, v.sets[-1] if v.sets else v.subject, True)
 
+    def front_set(self, children: list[Any]) -> list[Claim]:
+        v = _view(children)
+        return [replace(c, kind=K.FRONTDOOR_SET)
+                for c in self._adjustment(v, v.subject, not v.negated)]
+
     def instrument(self, children: list[Any]) -> list[Claim]:
         v = _view(children)
         if len(v.subject) != 1 or len(v.objects) > 2:

@@ -243,3 +243,14 @@ def test_adjustment_instrument_identifiability() -> None:
                    ("backdoor_path", "true"), ("d_separation", "false")]
     assert "is a descendant of terckaab" in r.claims[0].why
     assert r.claims[5].why.startswith("the path krbxdaaa → btxllaad is open")
+
+
+def test_front_door_sets() -> None:
+    names = ("X", "M", "Y", "U")
+    facts = dag_facts(names, [(0, 1), (1, 2), (3, 0), (3, 2)], query=(0, 2))
+    text = ("{M} satisfies the front-door criterion for the effect of X on Y. {U} is a valid "
+            "front-door set. {M} is a valid adjustment set.")
+    got = [(c.claim.kind.value, c.verdict.value)
+           for c in check_claims(facts, read_claims(text, names), text)]
+    assert got == [("frontdoor_set", "true"), ("frontdoor_set", "false"),
+                   ("adjustment_set", "false")]

@@ -16,6 +16,9 @@ textbook way:
 * ``Z`` satisfies the backdoor criterion for ``x`` on ``y`` iff no node of ``Z`` is a
   descendant of ``x`` and ``Z`` d-separates ``x`` and ``y`` once ``x``'s outgoing
   edges are cut; an open backdoor path exists iff the empty set does not;
+* ``M`` satisfies the front-door criterion iff it intercepts every directed path from
+  ``x`` to ``y``, no backdoor path from ``x`` to ``M`` is open and ``x`` blocks every
+  backdoor path from ``M`` to ``y`` (Pearl 2009, 3.3.2);
 * ``z`` is an instrument for ``x`` on ``y`` iff ``z`` and ``x`` are d-connected and
   ``z ⊥ y`` once ``x``'s outgoing edges are cut.
 
@@ -37,7 +40,7 @@ K = ClaimKind
 STRUCTURAL = frozenset({K.INDEPENDENCE, K.CORRELATION, K.D_SEPARATION, K.ADJACENT, K.EDGE,
                         K.CAUSE, K.INDIRECT_CAUSE, K.COLLIDER, K.COMMON_EFFECT,
                         K.CONFOUNDER, K.MEDIATOR, K.PATH_BLOCKED, K.BACKDOOR_PATH,
-                        K.ADJUSTMENT_SET, K.INSTRUMENT})
+                        K.ADJUSTMENT_SET, K.FRONTDOOR_SET, K.INSTRUMENT})
 
 
 def mask(nodes: Sequence[int]) -> int:
@@ -97,6 +100,21 @@ def _adjustable(dag: Dag, x: int, y: int, given: int) -> bool:
                                                            given & ~(1 << x | 1 << y))
 
 
+def _front_door(dag: Dag, x: int, y: int, given: int) -> bool:
+    """Pearl's front-door criterion for ``given`` (a set M): M intercepts every directed
+    path from x to y, no backdoor path from x to M is open, and x blocks every backdoor
+    path from M to y."""
+    if not given or given >> x & 1 or given >> y & 1:
+        return False
+    if dag.descendants(x, avoid=given) >> y & 1:
+        return False
+    cut_x = cut_outgoing(dag, x)
+    if any(not d_separated(cut_x, x, m, 0) for m in bits(given)):
+        return False
+    cut_m = Dag(dag.n, tuple(p & ~given for p in dag.parents))
+    return all(d_separated(cut_m, m, y, 1 << x) for m in bits(given))
+
+
 def holds(dag: Dag, claim: Claim, query: tuple[int, int] | None = None) -> bool:
     """Whether the positive form of ``claim`` holds in ``dag`` (polarity aside)."""
     v, given = claim.variables, mask(claim.given)
@@ -133,6 +151,8 @@ def holds(dag: Dag, claim: Claim, query: tuple[int, int] | None = None) -> bool:
         return not d_separated(cut_outgoing(dag, x), x, y, 0)
     if kind is K.ADJUSTMENT_SET:
         return _adjustable(dag, x, y, given)
+    if kind is K.FRONTDOOR_SET:
+        return _front_door(dag, x, y, given)
     if kind is K.INSTRUMENT:
         z = v[0]
         x, y = (v[1], v[2]) if len(v) == 3 else (v[1], query[1]) if len(v) == 2 and query \
@@ -144,7 +164,8 @@ def holds(dag: Dag, claim: Claim, query: tuple[int, int] | None = None) -> bool:
 
 def needs_query(claim: Claim) -> bool:
     """Whether ``claim`` names no treatment and outcome and needs the item's."""
-    return (claim.kind in (K.BACKDOOR_PATH, K.ADJUSTMENT_SET) and len(claim.variables) < 2) \
+    return (claim.kind in (K.BACKDOOR_PATH, K.ADJUSTMENT_SET, K.FRONTDOOR_SET)
+            and len(claim.variables) < 2) \
         or (claim.kind is K.INSTRUMENT and len(claim.variables) < 3)
 
 

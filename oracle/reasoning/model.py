@@ -61,6 +61,8 @@ class ClaimKind(enum.Enum):
     BACKDOOR_PATH = "backdoor_path"
     #: (x, y) + ``given``: ``given`` satisfies the backdoor criterion for x on y
     ADJUSTMENT_SET = "adjustment_set"
+    #: (x, y) + ``given``: ``given`` satisfies the front-door criterion for x on y
+    FRONTDOOR_SET = "frontdoor_set"
     #: (z, x, y): z is an instrument for the effect of x on y
     INSTRUMENT = "instrument"
     #: (x, y): the effect of x on y is identifiable from the observed variables

@@ -60,7 +60,7 @@ from causal_oracle.entry.registry import (
 )
 from causal_oracle.oracle.cladder.causes import classify, cpts_of
 from causal_oracle.oracle.cladder.explain import explain as explain_words
-from causal_oracle.oracle.cladder.model import CladderQuestion, StatedKind, shape_of
+from causal_oracle.oracle.cladder.model import CladderQuestion, QueryType, StatedKind, shape_of
 from causal_oracle.oracle.cladder.solve import (
     BOTH_VALID,
     CladderSolution,
@@ -108,6 +108,10 @@ def _names(model: Mapping[str, Any]) -> dict[str, str]:
     """The model's variable names (X, V2, …) → the names its background uses."""
     mapping = model.get("variable_mapping") or {}
     return {k[:-4]: fold(str(v)) for k, v in mapping.items() if k.endswith("name")}
+
+
+#: the effects a reasoning text may state as a number ("the ATE is 0.59")
+_EFFECTS = (QueryType.ATE, QueryType.NDE, QueryType.NIE, QueryType.ETT)
 
 
 def _verdict(solution: CladderSolution) -> str:
@@ -190,7 +194,7 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
         numbers = {Quantity("P", tuple(sorted(s.event)), tuple(sorted(s.given))):
                    Value(float(s.value.lo), float(s.value.hi))
                    for s in reading.statements if s.kind is StatedKind.PROBABILITY}
-        if finding.kind.value in ("ate", "nde", "nie", "ett") and finding.lower and finding.upper:
+        if finding.kind in _EFFECTS and finding.lower and finding.upper:
             numbers[Quantity(finding.kind.value)] = Value(float(finding.lower.value),
                                                           float(finding.upper.value))
         query, aliases = None, {}

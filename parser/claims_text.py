@@ -154,6 +154,8 @@ def sentences(text: str) -> list[list[Token]]:
     for match in _TOKEN.finditer(text):
         kind, at, to = match.lastgroup, match.start(), match.end()
         raw = match.group()
+        if kind != "end" and at - begin > MAX_SENTENCE_CHARS:
+            continue  # a sentence too long to be a claim: skipped, not collected
         if kind == "word":
             current.append(Token(raw.lower().replace("’", "'"), at, to, Kind.WORD, quoted, raw))
         elif kind == "end":

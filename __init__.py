@@ -9,6 +9,7 @@ documentation)::
     co.answer(prompt)                     # CI-Bench CP/BA/FI/CI, IE, or Corr2Cause
     co.grade(prompt, model_answer)        # is a model's answer right?
     co.grade_file("replies.jsonl")        # grade every reply in a file
+    co.check_reasoning(prompt, reply)     # check every causal claim of the reasoning
     co.audit("data.jsonl")                # re-derive every gold label of a dataset
 
 Every answer's certificate has been re-verified by the independent checker.
@@ -28,10 +29,12 @@ if TYPE_CHECKING:
         OracleError,
         ParseError,
         Profile,
+        ReasoningResult,
         TaskAnswer,
         VerifyResult,
         answer,
         audit,
+        check_reasoning,
         explain,
         grade,
         grade_file,
@@ -57,11 +60,13 @@ __all__ = [
     "OracleError",
     "ParseError",
     "Profile",
+    "ReasoningResult",
     "TaskAnswer",
     "VerifyResult",
     "__version__",
     "answer",
     "audit",
+    "check_reasoning",
     "explain",
     "grade",
     "grade_file",

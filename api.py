@@ -26,6 +26,9 @@ answer(prompt, task=None)
     → ``TaskAnswer``.
 grade(prompt, model_answer, task=None)
     Read a model's answer and grade it against the oracle → ``Grade``.
+check_reasoning(prompt, reply, task=None, *, profile="corr2cause")
+    Read every causal claim of a reply's reasoning and check it against the certificate
+    → ``ReasoningResult``.
 grade_file(path, *, reply_column=None, ...)
     Grade every reply in a file of prompts and replies → ``GradeFileResult``.
 audit(source, *, profile=..., workers=1, columns=None)
@@ -62,6 +65,8 @@ from causal_oracle.entry import (
     default,
     profile_of,
 )
+from causal_oracle.entry.reasoning import ReasoningResult
+from causal_oracle.entry.reasoning import check_reasoning as _check_reasoning
 
 _EXPLANATION_FORMATS = ("text", "json", "dot")
 
@@ -269,6 +274,54 @@ def grade(prompt: str, model_answer: str, task: str | None = None) -> Grade:
     return default().grade(prompt, model_answer, task)
 
 
+def check_reasoning(prompt: str, reply: str, task: str | None = None, *,
+                    profile: str | Profile = Profile.CORR2CAUSE) -> ReasoningResult:
+    """Check the reasoning of a reply, not only its final answer.
+
+    Every checkable claim the reply makes about the question's own variables —
+    (in)dependence, edges and their direction, causes, colliders, confounders,
+    mediators, paths, adjustment sets, the equivalence class, numbers, the final answer
+    — is read from its sentences (a sentence that is no claim, or that hedges, is
+    skipped) and checked against the certified answer's formal object: ``true``,
+    ``false`` (with the witness: the member where the edge is reversed, the open path,
+    the exact value) or ``not_decidable`` (with why).  See docs/reasoning.md.
+
+    Returns
+    -------
+    ReasoningResult
+        ``claims`` (each with its character ``span``, ``verdict`` and ``why``),
+        ``contradictions``, ``final`` (the ``Grade`` of the final answer), ``score``
+        (the share of checkable claims that are true), ``lucky`` (a right answer with a
+        false claim), ``unsupported`` (a right answer with no checkable claim);
+        ``to_json()`` is what ``causal-oracle check-reasoning --json`` prints.
+
+    Raises
+    ------
+    ParseError, InputError, BudgetExceeded
+        For a bad *prompt*.
+
+    Examples
+    --------
+    >>> import causal_oracle as co
+    >>> item = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. "
+    ...         "All the statistical relations among these 3 variables are as follows: "
+    ...         "A correlates with C. B correlates with C. However, A is independent of B."
+    ...         "\\nHypothesis: C directly causes A.")
+    >>> r = co.check_reasoning(item, "C is a collider. A causes C. C causes A. Answer: No")
+    >>> for c in r.claims:
+    ...     print(f"{c.claim.span} {c.text!r}: {c.verdict.value}")
+    (0, 15) 'C is a collider': true
+    (17, 27) 'A causes C': true
+    (29, 39) 'C causes A': false
+    (41, 51) 'Answer: No': true
+    >>> r.claims[2].why
+    'there is no directed path from C to A in the only member of the class (A→C, B→C)'
+    >>> r.lucky, len(r.contradictions)
+    (True, 1)
+    """
+    return _check_reasoning(default(), prompt, reply, task, profile=profile_of(profile))
+
+
 def grade_file(path: str | os.PathLike[str], *, reply_column: str | None = None,
                prompt_column: str | None = None, task: str | None = None,
                profile: str | Profile = Profile.CORR2CAUSE,
@@ -391,10 +444,12 @@ __all__ = [
     "OracleError",
     "ParseError",
     "Profile",
+    "ReasoningResult",
     "TaskAnswer",
     "VerifyResult",
     "answer",
     "audit",
+    "check_reasoning",
     "explain",
     "grade",
     "grade_file",

@@ -218,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     lm_eval_export.add_cli_commands(sub)
     generate.add_cli_command(sub)
     importlib.import_module("causal_oracle.clients.rescore").add_cli_command(sub)
+    importlib.import_module("causal_oracle.clients.check_reasoning_cli").add_cli_command(sub)
     try:
         from causal_oracle.clients import evaluate
     except ImportError:

@@ -14,6 +14,8 @@ interface (``Family``):
 * ``dot`` / ``derivation`` — the graph in DOT and the explanation as data (optional:
   None where the family has none; ``explain --dot`` / ``--json`` show them);
 * ``read_reply(question, text)`` / ``judge(...)`` — read a model's reply, grade it;
+* ``reasoning_facts(question, solution)`` — what the claims of a model's reasoning are
+  checked against (``oracle.reasoning``; None: the family does not support it);
 * ``judge_gold(...)`` — compare a dataset row's gold with the certified answer;
 * ``benchmark_rule(item, reply)`` — the benchmark's own scoring of a reply (optional:
   None where the family has none; ``grade FILE`` shows it beside the certified grade);
@@ -66,6 +68,7 @@ from causal_oracle.entry.audit_record import (
     Outcome,
 )
 from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.oracle.relations import Profile
 
 Q = TypeVar("Q")  # a family's question (formal objects)
@@ -226,6 +229,12 @@ class Family(ABC, Generic[Q, S]):
     def derivation(self, question: Q, solution: S) -> Any:
         """The explanation as data (JSON-ready: what ``explain --json`` adds under
         ``derivation``), or None (the default) when the family explains in words only."""
+        return None
+
+    def reasoning_facts(self, question: Q, solution: S) -> Facts | None:
+        """What a reasoning text about ``question`` is checked against (the graph or
+        class, the numbers, the right yes/no; ``oracle.reasoning``), or None (the
+        default): the family does not support reasoning checks."""
         return None
 
     def task_of(self, question: Q) -> str:

@@ -60,7 +60,7 @@ from causal_oracle.entry.registry import (
 )
 from causal_oracle.oracle.cladder.causes import classify, cpts_of
 from causal_oracle.oracle.cladder.explain import explain as explain_words
-from causal_oracle.oracle.cladder.model import CladderQuestion, shape_of
+from causal_oracle.oracle.cladder.model import CladderQuestion, QueryType, StatedKind, shape_of
 from causal_oracle.oracle.cladder.solve import (
     BOTH_VALID,
     CladderSolution,
@@ -68,6 +68,8 @@ from causal_oracle.oracle.cladder.solve import (
     solve,
 )
 from causal_oracle.oracle.errors import BudgetExceeded, InputError, OracleError, clip
+from causal_oracle.oracle.reasoning.facts import dag_facts
+from causal_oracle.oracle.reasoning.model import Facts, Quantity, Value
 from causal_oracle.parser.cladder import looks_like_cladder, parse_cladder, read_reply
 from causal_oracle.parser.cladder_vocabulary import fold
 from causal_oracle.parser.replies import prepare
@@ -106,6 +108,10 @@ def _names(model: Mapping[str, Any]) -> dict[str, str]:
     """The model's variable names (X, V2, …) → the names its background uses."""
     mapping = model.get("variable_mapping") or {}
     return {k[:-4]: fold(str(v)) for k, v in mapping.items() if k.endswith("name")}
+
+
+#: the effects a reasoning text may state as a number ("the ATE is 0.59")
+_EFFECTS = (QueryType.ATE, QueryType.NDE, QueryType.NIE, QueryType.ETT)
 
 
 def _verdict(solution: CladderSolution) -> str:
@@ -180,6 +186,26 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
         return digraph("cladder", g.names, edges, hidden=hidden,
                        title=f"{question.kind.value}: {solution.outcome.value}"
                        + (f" ({first.formula})" if first.formula else ""))
+
+    def reasoning_facts(self, question: CladderQuestion, solution: CladderSolution) -> Facts:
+        """The model's graph; its stated probabilities and the query's exact effect as
+        numbers; X and Y naming the query's treatment and outcome."""
+        g, reading, finding = question.graph, question.readings[0], solution.findings[0]
+        numbers = {Quantity("P", tuple(sorted(s.event)), tuple(sorted(s.given))):
+                   Value(float(s.value.lo), float(s.value.hi))
+                   for s in reading.statements if s.kind is StatedKind.PROBABILITY}
+        if finding.kind in _EFFECTS and finding.lower and finding.upper:
+            numbers[Quantity(finding.kind.value)] = Value(float(finding.lower.value),
+                                                          float(finding.upper.value))
+        query, aliases = None, {}
+        if reading.query.treatment is not None:
+            query = (reading.query.treatment[0], reading.query.outcome[0])
+            aliases = {"X": query[0], "Y": query[1]}
+        edges = [(p, c) for c in range(g.n) for p in range(g.n) if g.parents[c] >> p & 1]
+        hidden = sum(1 << i for i, seen in enumerate(g.observed) if not seen)
+        answer = {"yes": True, "no": False}.get(solution.outcome.value)
+        return dag_facts(g.names, edges, hidden=hidden, query=query, numbers=numbers,
+                         answer=answer, aliases=aliases)
 
     def read_reply(self, question: CladderQuestion, text: str) -> Any:
         return read_reply(prepare(text))

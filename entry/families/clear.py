@@ -29,8 +29,10 @@ from causal_oracle.entry.families.drawing import digraph
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.clear import tasks as solver
-from causal_oracle.oracle.clear.model import MixedGraph, QType, Question, Task, Walk
+from causal_oracle.oracle.clear.model import GraphKind, MixedGraph, QType, Question, Task, Walk
 from causal_oracle.oracle.errors import CertificateRejected, InputError
+from causal_oracle.oracle.reasoning.facts import dag_facts
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.parser.clear import looks_like_clear, parse_answer, parse_item
 from causal_oracle.parser.replies import MAX_SPAN, Reply, prepare, too_long
 
@@ -292,6 +294,20 @@ class Clear(Family[Question, solver.Solution]):
                        undirected=sorted(tuple(sorted(e)) for e in g.undirected),
                        marked_nodes=set(question.names) | found,
                        title=f"{question.task.value}: {format_value(question, solution.value)}")
+
+    def reasoning_facts(self, question: Question, solution: solver.Solution) -> Facts:
+        """A DAG's structure (other kinds of graph: its names and answer only), with a
+        yes/no question's answer and the named treatment and outcome as the query."""
+        g = question.graph
+        answer = solution.value if question.qtype is QType.YN and \
+            isinstance(solution.value, bool) else None
+        if g.kind is not GraphKind.DAG:
+            return Facts(g.nodes, no_graph=f"a CLEAR {g.kind.value}: structural claims are "
+                                           "checked in DAGs only", answer=answer)
+        index = {v: i for i, v in enumerate(g.nodes)}
+        pair = [index[v] for v in question.names if v in index][:2]
+        return dag_facts(g.nodes, ((index[a], index[b]) for a, b in g.directed),
+                         query=(pair[0], pair[1]) if len(pair) == 2 else None, answer=answer)
 
     def read_reply(self, question: Question, text: str) -> Any:
         return interpret(question, _read(prepare(text)))

@@ -51,6 +51,8 @@ from causal_oracle.oracle.explain import (
 )
 from causal_oracle.oracle.labels import Verdict, label
 from causal_oracle.oracle.outcome import Outcome
+from causal_oracle.oracle.reasoning.facts import class_facts
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.statements import Hypothesis, Premise
 from causal_oracle.oracle.tasks.model import RelationClaim
@@ -233,6 +235,11 @@ class Corr2Cause(Family[Corr2CauseQuestion, VerifyResult]):
     def derivation(self, question: Corr2CauseQuestion, solution: VerifyResult) -> Any:
         return explain_json(solution.analysis, solution.hypothesis, solution.verdict,
                             solution.check.ok)
+
+    def reasoning_facts(self, question: Corr2CauseQuestion, solution: VerifyResult) -> Facts:
+        """The premise's class: a claim holds when it holds in every member."""
+        label = solution.label
+        return class_facts(solution.analysis, None if label is None else bool(label))
 
     def read_reply(self, question: Corr2CauseQuestion, text: str) -> Any:
         return parse_corr2cause_answer(prepare(text))

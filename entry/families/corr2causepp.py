@@ -40,6 +40,8 @@ from causal_oracle.entry.limits import Limits
 from causal_oracle.entry.registry import Family, Item, Judgement, Options, Rendered
 from causal_oracle.oracle import compelled
 from causal_oracle.oracle.errors import CertificateRejected, InputError, OracleError
+from causal_oracle.oracle.reasoning.facts import class_facts
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.parser.replies import prepare
 from causal_oracle.parser.task_answers import parse_corr2cause_answer
@@ -122,6 +124,12 @@ class Corr2CausePlusPlus(Family[Corr2CauseQuestion, CompelledResult]):
             "label": solution.compelled.label,
             "edges": [[names[a], names[b]] for a, b in solution.compelled.edges]}
         return data
+
+    def reasoning_facts(self, question: Corr2CauseQuestion, solution: CompelledResult
+                        ) -> Facts:
+        """The premise's class, with the compelled answer."""
+        label = None if solution.compelled is None else bool(solution.compelled.label)
+        return class_facts(solution.base.analysis, label)
 
     def read_reply(self, question: Corr2CauseQuestion, text: str) -> Any:
         return parse_corr2cause_answer(prepare(text))

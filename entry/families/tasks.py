@@ -31,13 +31,15 @@ from causal_oracle.entry.families.drawing import digraph, path_edges
 from causal_oracle.entry.gold import binary_gold, row_key
 from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
 from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.reasoning.facts import dag_facts
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.oracle.tasks.backdoor import backdoor_sets, check_set
 from causal_oracle.oracle.tasks.boolean_scm import counterfactual, factual
 from causal_oracle.oracle.tasks.check import check_answer, check_set_verdict
 from causal_oracle.oracle.tasks.explain import explain as explain_task
 from causal_oracle.oracle.tasks.explain import format_path
 from causal_oracle.oracle.tasks.grading import grade as grade_claim
-from causal_oracle.oracle.tasks.intervention import intervention_effect
+from causal_oracle.oracle.tasks.intervention import intervened_graph, intervention_effect
 from causal_oracle.oracle.tasks.model import (
     Answer,
     BackdoorAnswer,
@@ -175,6 +177,19 @@ class _TaskFamily(Family[Question, Answer]):
 
     def dot(self, question: Question, solution: Answer) -> str | None:
         return graph_dot(question, solution)
+
+    def reasoning_facts(self, question: Question, solution: Answer) -> Facts:
+        """The task's graph (IE: after its interventions), with BA's first cause and
+        effect as the query and IE's yes/no."""
+        if isinstance(question, InterventionQuestion):
+            g = intervened_graph(question)
+            query: tuple[int, int] | None = (question.source, question.target)
+        else:
+            g = task_graph(question)
+            causes, effects = getattr(question, "causes", ()), getattr(question, "effects", ())
+            query = (causes[0], effects[0]) if causes and effects else None
+        answer = solution.yes if isinstance(solution, InterventionAnswer) else None
+        return dag_facts(g.names, g.edges, query=query, answer=answer)
 
     def read_reply(self, question: Question, text: str) -> Any:
         return parse_answer(task_of(question), prepare(text))

@@ -1,0 +1,165 @@
+"""Read the checkable claims of a reasoning text: clause → template → typed ``Claim``.
+
+``read_claims(text, names)`` cuts a reply into clauses (``parser.claims_text``: one
+linear scan, the item's declared names bound to variables, hedged sentences dropped)
+and parses each clause with the templates of ``claims.lark`` (an LALR grammar; one
+section per concept: independence and correlation, d-separation, adjacency and edges,
+causes, mediators, colliders and confounders, paths, adjustment sets, instruments,
+identifiability, the equivalence class, numbers, the final answer).  A clause that
+does not parse whole is no claim: it is skipped, never guessed.  A clause whose words
+are not all in the grammar's vocabulary is skipped before parsing, which keeps the
+reader fast on prose.
+
+Negation is read ("A is not a cause of C" → ``polarity`` False; "A and B are
+dependent" → an independence claim with polarity False); subjects may be lists ("A
+and B cause C" → two claims); an arrow chain ("A -> B <- C") claims each of its edges.
+
+>>> [(c.kind.value, c.variables, c.polarity) for c in read_claims(
+...     "Step 4: A is not directly causing C. B is a collider between A and C.",
+...     ("A", "B", "C"))]
+[('edge', (0, 2), False), ('collider', (1, 0, 2), True)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token
+from lark.exceptions import LarkError, VisitError
+from lark.lexer import Lexer, PatternStr
+
+from causal_oracle.oracle.reasoning.model import Claim
+from causal_oracle.parser.claims_templates import Claims, NotAClaim
+from causal_oracle.parser.claims_text import Clause, Kind, Names, clauses
+
+#: at most this many claims are read from one reply
+MAX_CLAIMS = 400
+#: how many distinct clauses' parses are remembered
+PARSE_CACHE = 16_384
+
+
+class _Words(Lexer):
+    """The clause is already cut into words (``parser.claims_text``): each word becomes
+    its terminal by one dictionary look-up — no regular expression runs over it."""
+
+    __future_interface__ = 0
+
+    def __init__(self, conf: Any) -> None:
+        self.kinds = {t.pattern.value: t.name for t in conf.terminals
+                      if isinstance(t.pattern, PatternStr)}
+        self.arrows = {t.name for t in conf.terminals if t.name == "ARROW"}
+
+    def lex(self, words: list[str]) -> Iterator[Token]:  # type: ignore[override]
+        for word in words:
+            kind = self.kinds.get(word)
+            if kind is None:
+                if word in _ARROWS:
+                    kind = "ARROW"
+                elif word[:1] == "V" and word[1:].isdigit():
+                    kind = "VAR"
+                elif _is_number(word):
+                    kind = "NUMBER"
+                else:
+                    raise NotAClaim(f"{word!r} is in no template")
+            yield Token(kind, word)
+
+
+_ARROWS = frozenset({"->", "<-", "<->", "--"})
+
+
+def _is_number(word: str) -> bool:
+    digits = word.removeprefix("-").removesuffix("%")
+    whole, _, decimals = digits.partition(".")
+    return whole.isdigit() and (not decimals or decimals.isdigit())
+
+
+@cache
+def _parser() -> tuple[Lark, frozenset[str]]:
+    grammar = (Path(__file__).parent / "claims.lark").read_text(encoding="utf-8")
+    parser = Lark(grammar, parser="lalr", lexer=_Words, transformer=Claims(),
+                  maybe_placeholders=True)
+    words = frozenset(t.pattern.value for t in parser.terminals
+                      if isinstance(t.pattern, PatternStr))
+    return parser, words
+
+
+def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
+    """Whether every word of ``clause`` is one the templates use (else it is no claim)."""
+    for word, token in zip(clause.words, clause.tokens, strict=True):
+        if token.kind == Kind.WORD and word not in vocabulary:
+            return False
+    return True
+
+
+def _parse(parser: Lark, words: list[str]) -> tuple[tuple[Claim, ...], ...] | None:
+    return _parse_words(tuple(words))
+
+
+@lru_cache(maxsize=PARSE_CACHE)
+def _parse_words(words: tuple[str, ...]) -> tuple[tuple[Claim, ...], ...] | None:
+    """The claims of a clause's normalised words, grouped by conjunct (None: no claim).
+
+    Cached: models repeat their phrasing, within a reply, across the replies to one item
+    and — names being ``V<index>`` here — across items.  Claims are frozen records
+    (their spans are set per occurrence by ``read_clause``), so sharing them is safe."""
+    try:
+        groups = _parser()[0].parse(list(words))  # type: ignore[arg-type]
+    except (LarkError, NotAClaim, VisitError):
+        return None
+    return tuple(tuple(group) for group in groups)
+
+
+def _conjuncts(parser: Lark, clause: Clause, groups: int) -> list[tuple[int, int]] | None:
+    """The token ranges of a clause's conjuncts: cut at each "and" whose left side
+    parses alone, left to right (bounded: one try per "and")."""
+    words, out, begin = clause.words, [], 0
+    for i, word in enumerate(words):
+        if word == "and" and begin < i < len(words) - 1 and len(out) < groups - 1 and \
+                _parse(parser, words[begin:i]) is not None:
+            out.append((begin, i))
+            begin = i + 1
+    out.append((begin, len(words)))
+    return out if len(out) == groups else None
+
+
+def read_clause(clause: Clause) -> list[Claim]:
+    """The claims of one clause (none when it is not one of the templates), each with
+    the span of its own words."""
+    parser, vocabulary = _parser()
+    if not _fits(clause, vocabulary):
+        return []
+    groups = _parse(parser, clause.words)
+    if not groups:
+        return []
+    spans = [(clause.start, clause.end)] * len(groups)
+    if len(groups) > 1:
+        ranges = _conjuncts(parser, clause, len(groups))
+        if ranges is not None:
+            spans = [(clause.tokens[a].start, clause.tokens[b - 1].end) for a, b in ranges]
+    return [replace(c, span=span) for group, span in zip(groups, spans, strict=True)
+            for c in group]
+
+
+def read_claims(text: str, names: tuple[str, ...] | Names,
+                aliases: Mapping[str, int] | None = None) -> list[Claim]:
+    """Every claim of ``text`` about the variables ``names`` (also named by ``aliases``),
+    in reading order."""
+    out: list[Claim] = []
+    table = names if isinstance(names, Names) else Names(names, aliases)
+    for clause in clauses(text, table):
+        out.extend(read_clause(clause))
+        if len(out) >= MAX_CLAIMS:
+            return out[:MAX_CLAIMS]
+    return out
+
+
+def vocabulary() -> frozenset[str]:
+    """The words the claim templates use."""
+    return _parser()[1]
+
+
+__all__ = ["MAX_CLAIMS", "read_claims", "read_clause", "vocabulary"]

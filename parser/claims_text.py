@@ -1,0 +1,352 @@
+"""A reply cut into clauses of normalised words, with the item's variables bound.
+
+The claim reader (``parser.claims``) parses one clause at a time; this module makes
+the clauses, in one linear scan of the reply:
+
+1. **tokens** — runs of letters and digits (a word: "isn't", "d-separated" and
+   "non-adjacent" stay one), numbers ("0.43", "-0.08", "43%"), arrows ("->", "→",
+   "<-", "<->", "--", "–") and the few symbols the templates use ("⊥", "|", "=", "(",
+   ")", "{", "}", ",", ":"); anything else (quotes, asterisks, backticks) separates
+   tokens and is dropped;
+2. **sentences** — cut at ".", "!", "?", ";", a line break (and their CJK forms); a
+   question ("?") makes no claim; at most ``MAX_SENTENCES`` sentences of at most
+   ``MAX_SENTENCE_CHARS`` characters are read (a longer one is skipped, never cut);
+3. **variables** — the item's declared names bound wherever they occur, longest name
+   first, case-insensitively ("node A", "variable 'a'", "Smoking"); a one-letter name
+   only in its own case unless quoted or after "node"/"variable", so that the article
+   "a" is never the variable A; a sentence "Let X = husband" (CausalCoT's first step)
+   makes X a name of the variable husband for the rest of the reply;
+4. **clauses** — a sentence is cut again at a comma followed by a connective ("…, but
+   rather B is the cause of A"), and each clause loses its discourse lead ("Step 1:",
+   "In other words,", "Therefore", "we know that"), its articles and filler words.
+
+A clause that hedges ("might", "may", "could", "if", "suppose", "assume", "perhaps",
+"necessarily") is dropped whole: it claims nothing checkable.
+
+>>> [c.words for c in clauses("Step 1: A causes B. If B causes C, then C.", ("A", "B", "C"))]
+[['V0', 'causes', 'V1']]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+
+#: at most this many sentences of one reply are read
+MAX_SENTENCES = 400
+#: a sentence longer than this is skipped (no claim template is this long)
+MAX_SENTENCE_CHARS = 600
+#: a declared name longer than this many words is never bound
+MAX_NAME_WORDS = 6
+
+_ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
+           ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
+           ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"), ("–", "--"), ("—", "--"), ("-", "--"))
+_CONTRACTIONS = {"isn't": ("is", "not"), "aren't": ("are", "not"), "doesn't": ("does", "not"),
+                 "don't": ("do", "not"), "can't": ("can", "not"), "cannot": ("can", "not"),
+                 "wasn't": ("was", "not"), "weren't": ("were", "not"),
+                 "non-adjacent": ("not", "adjacent"), "nonadjacent": ("not", "adjacent"),
+                 "back-door": ("backdoor",), "front-door": ("frontdoor",),
+                 "d-separate": ("d-separates",), "uncorrelated": ("not", "correlated"),
+                 "unconfounded": ("not", "confounded"), "v-structure": ("collider",),
+                 "unidentifiable": ("not", "identifiable"), "non-identifiable":
+                 ("not", "identifiable"), "unblocked": ("open",), "doesnt": ("does", "not"),
+                 "isnt": ("is", "not")}
+_NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                 "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+#: words that carry no claim: dropped everywhere
+FILLER = frozenset({"the", "a", "an", "also", "indeed", "actually", "really", "clearly",
+                    "obviously", "both", "definitely", "certainly", "just", "still",
+                    "itself", "therefore", "thus", "hence"})
+#: filler whose characters belong to the claim's span ("The edge …")
+ARTICLES = frozenset({"the", "a", "an"})
+#: a clause with one of these hedges: it claims nothing checkable
+HEDGES = frozenset({"might", "may", "could", "if", "suppose", "supposing", "assume",
+                    "assuming", "perhaps", "possibly", "probably", "likely", "unless",
+                    "whether", "maybe", "would", "necessarily", "seems", "seem",
+                    "unclear", "unknown", "hypothesize", "assumption"})
+_LEAD_PHRASES = (("in", "other", "words"), ("as", "result"), ("this", "means", "that"),
+                 ("this", "means"), ("which", "means", "that"), ("which", "means"),
+                 ("that", "means"), ("we", "know", "that"), ("we", "can", "see", "that"),
+                 ("we", "see", "that"), ("we", "can", "conclude", "that"),
+                 ("we", "conclude", "that"), ("it", "follows", "that"),
+                 ("this", "shows", "that"), ("this", "implies", "that"), ("note", "that"),
+                 ("we", "find", "that"), ("we", "have"), ("in", "conclusion"),
+                 ("premise", "states", "that"), ("premise", "states"), ("premise", "says"),
+                 ("premise", "says", "that"), ("since",), ("that",), ("graph", "has", "edges"),
+                 ("edges", "are"), ("graph", "is"), ("we", "get"), ("that", "is"),
+                 ("i", "e"),
+                 ("given", "that"), ("we", "are", "told", "that"), ("recall", "that"),
+                 ("in", "summary"), ("to", "summarize"), ("it", "is", "clear", "that"),
+                 ("it", "is", "true", "that"), ("this", "is", "because"), ("because",),
+                 ("so",), ("thus",), ("therefore",), ("hence",), ("however",), ("but",),
+                 ("and",), ("rather",), ("then",), ("consequently",), ("moreover",),
+                 ("furthermore",), ("finally",), ("next",), ("now",), ("overall",),
+                 ("similarly",), ("additionally",), ("instead",), ("also",),
+                 ("first",), ("second",), ("third",), ("lastly",))
+_LEADS_BY_WORD: dict[str, list[tuple[str, ...]]] = {}
+for _phrase in sorted(_LEAD_PHRASES, key=len, reverse=True):  # longest first
+    _LEADS_BY_WORD.setdefault(_phrase[0], []).append(_phrase)
+#: a name followed by one of these after a comma starts a clause ("…, A is independent of B")
+_VERBS = frozenset({"is", "are", "was", "were", "causes", "cause", "correlates", "directly",
+                    "does", "do", "has", "have", "affects", "influences", "depends",
+                    "mediates", "confounds", "points", "blocks", "d-separates", "isn't",
+                    "doesn't", "aren't"})
+_INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
+
+
+class Kind(StrEnum):
+    """What a token is."""
+
+    WORD = "word"
+    NUMBER = "number"
+    SYMBOL = "symbol"
+    VAR = "var"  # a bound variable
+
+
+@dataclass(slots=True)
+class Token:
+    """One token: ``text`` lower-cased (a bound variable: ``V<index>``), its character
+    span in the reply, whether it was quoted."""
+
+    text: str
+    start: int
+    end: int
+    kind: Kind = Kind.WORD
+    quoted: bool = False
+    raw: str = ""
+
+
+@dataclass(slots=True)
+class Clause:
+    """One clause ready for the grammar: its normalised ``words`` (joined by spaces for
+    the parser) and the character span of the reply it covers."""
+
+    words: list[str]
+    start: int
+    end: int
+    has_var: bool = False
+    tokens: list[Token] = field(default_factory=list, repr=False)
+
+
+_TOKEN = re.compile(
+    r"(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
+    r"|(?P<number>(?:(?<=[ =(:\t])|^)[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
+    r"|(?P<word>\w+(?:['’-][^\W\d_]\w*)*)"
+    r"|(?P<arrow><-->|<->|-->|->|<--|<-|--|[→⟶←⟵↔⟷–—-])"
+    r"|(?P<symbol>[⊥|=(),{}:<>])"
+    r"|(?P<quote>['\"‘’“”`])")
+_ARROW_NAMES = dict(_ARROWS)
+
+
+def sentences(text: str) -> list[list[Token]]:
+    """The reply's sentences as token lists (questions and over-long ones left out).
+
+    One pass of one regular expression whose every alternative consumes what it
+    matches (no nested repetition: linear in the reply's length)."""
+    out: list[list[Token]] = []
+    current: list[Token] = []
+    begin = 0
+    quoted = False
+    for match in _TOKEN.finditer(text):
+        kind, at, to = match.lastgroup, match.start(), match.end()
+        raw = match.group()
+        if kind != "end" and at - begin > MAX_SENTENCE_CHARS:
+            continue  # a sentence too long to be a claim: skipped, not collected
+        if kind == "word":
+            current.append(Token(raw.lower().replace("’", "'"), at, to, Kind.WORD, quoted, raw))
+        elif kind == "end":
+            if current and raw not in "?？" and at - begin <= MAX_SENTENCE_CHARS:
+                out.append(current)
+                if len(out) == MAX_SENTENCES:
+                    return out
+            current, begin, quoted = [], to, False
+        elif kind == "number":
+            current.append(Token(raw.replace("−", "-"), at, to, Kind.NUMBER, raw=raw))
+        elif kind == "arrow":
+            current.append(Token(_ARROW_NAMES[raw], at, to, Kind.SYMBOL))
+        elif kind == "symbol":
+            current.append(Token(raw, at, to, Kind.SYMBOL))
+        else:
+            quoted = not quoted if raw in "'\"`" else raw in "‘“"
+    if current and len(text) - begin <= MAX_SENTENCE_CHARS:
+        out.append(current)
+    return out
+
+
+class Names:
+    """The item's declared names, for binding (longest first)."""
+
+    def __init__(self, names: tuple[str, ...], aliases: Mapping[str, int] | None = None
+                 ) -> None:
+        index, table = _table(names, tuple(sorted((aliases or {}).items())))
+        self.names = (*names, *(aliases or {}))
+        self.index = dict(index)  # a reply's definitions are its own: copies
+        self.table = {first: list(options) for first, options in table.items()}
+
+    def define(self, tokens: list[Token]) -> None:
+        """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
+        one bound variable and nothing after it) makes the word another name of it."""
+        words = [t for t in tokens if t.text != "let"]
+        if len(words) == 3 and words[0].kind == Kind.WORD and words[1].text == "=" and \
+                words[2].kind == Kind.VAR and len(self.index) < 4 * MAX_NAME_WORDS + 64:
+            name, target = words[0].raw, int(words[2].text[1:])
+            if name not in self.index:
+                self.index[name] = target
+                self.table.setdefault(words[0].text, []).insert(0, ((words[0].text,), target))
+
+    def bind(self, tokens: list[Token]) -> list[Token]:
+        """``tokens`` with every occurrence of a declared name made one ``var`` token."""
+        out: list[Token] = []
+        i, n = 0, len(tokens)
+        while i < n:
+            tok = tokens[i]
+            options = self.table.get(tok.text) if tok.kind == Kind.WORD else None
+            bound = False
+            for words, index in options or ():
+                k = len(words)
+                if tuple(t.text for t in tokens[i:i + k]) != words:
+                    continue
+                name = " ".join(words)
+                introduced = bool(out) and out[-1].text in _INTRODUCERS
+                if len(name) == 1 and tok.raw not in self.index and not (
+                        tok.quoted or introduced):
+                    continue
+                if introduced:
+                    out.pop()
+                out.append(Token(f"V{index}", tok.start, tokens[i + k - 1].end, Kind.VAR))
+                i += k
+                bound = True
+                break
+            if not bound:
+                out.append(tok)
+                i += 1
+        return out
+
+
+@lru_cache(maxsize=256)
+def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
+           ) -> tuple[dict[str, int], dict[str, list[tuple[tuple[str, ...], int]]]]:
+    """Each name's words, keyed by its first word, longest first (cached per item)."""
+    index = {**{n: i for i, n in enumerate(names)}, **dict(aliases)}
+    table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+    for name, i in index.items():
+        words = tuple(t.text for s in sentences(name) for t in s)
+        if 0 < len(words) <= MAX_NAME_WORDS:
+            table.setdefault(words[0], []).append((words, i))
+    for options in table.values():
+        options.sort(key=lambda o: -len(o[0]))
+    return index, table
+
+
+def _normalise(tokens: list[Token]) -> list[Token]:
+    """Contractions expanded, number words read, filler dropped (its characters stay in
+    the span of the token after it, so that a claim's span starts where its words do)."""
+    out: list[Token] = []
+    held: int | None = None
+    for i, tok in enumerate(tokens):
+        if held is not None and tok.text not in FILLER:
+            tok = Token(tok.text, held, tok.end, tok.kind, tok.quoted, tok.raw)
+            held = None
+        if tok.kind != Kind.WORD:
+            out.append(tok)
+            continue
+        if tok.text in ("p", "pr") and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+            out.append(Token("P", tok.start, tok.end, Kind.WORD))
+            continue
+        if tok.text in FILLER:
+            if tok.text in ARTICLES:
+                held = tok.start if held is None else held
+            continue
+        parts = _CONTRACTIONS.get(tok.text)
+        number = _NUMBER_WORDS.get(tok.text)
+        if parts is not None:
+            out.extend(Token(p, tok.start, tok.end, Kind.WORD) for p in parts)
+        elif number is not None:
+            out.append(Token(number, tok.start, tok.end, Kind.NUMBER))
+        else:
+            out.append(tok)
+    return out
+
+
+def _strip_lead(tokens: list[Token]) -> list[Token]:
+    for i in range(min(len(tokens) - 3, 10)):  # "the relationship between A and B is that …"
+        if tokens[i].text in ("is", "are") and tokens[i + 1].text == "that":
+            tokens = tokens[i + 2:]
+            break
+    for _ in range(8):
+        while tokens and tokens[0].kind == Kind.SYMBOL and tokens[0].text not in "({":
+            tokens = tokens[1:]
+        words = tuple(t.text for t in tokens[:5])
+        for phrase in _LEADS_BY_WORD.get(words[0] if words else "", ()):
+            if words[:len(phrase)] == phrase and len(tokens) > len(phrase):
+                tokens = tokens[len(phrase):]
+                break
+        else:
+            break
+    if tokens and tokens[0].kind == Kind.NUMBER and len(tokens) > 1 and tokens[1].kind == Kind.VAR:
+        tokens = tokens[1:]  # a list item's number: "2 A causes B"
+    while tokens and tokens[-1].kind == Kind.SYMBOL and tokens[-1].text in ",:":
+        tokens = tokens[:-1]
+    return tokens
+
+
+def _listing(tokens: list[Token], i: int) -> bool:
+    """Whether the comma at ``i`` separates items of a list ("A, B and C", "X->V2,X->Y")
+    rather than clauses."""
+    before = tokens[i - 1] if i else None
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    then = tokens[i + 2].text if i + 2 < len(tokens) else ""
+    return before is not None and after is not None and after.kind == Kind.VAR and \
+        before.kind in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
+
+
+def _split(tokens: list[Token]) -> list[list[Token]]:
+    """Clauses: cut at a comma that ends a clause (not one inside a list of names, an
+    edge list or parentheses) and at a colon — whose head is dropped when it names no
+    variable nor number ("Step 1:", "Reasoning:"), kept when it is the answer's label
+    ("Answer: No")."""
+    parts: list[list[Token]] = []
+    current: list[Token] = []
+    depth = 0
+    for i, tok in enumerate(tokens):
+        depth += (tok.text in "({") - (tok.text in ")}") if tok.kind == Kind.SYMBOL else 0
+        if tok.text == ":" and depth <= 0 and not any(t.text == "answer" for t in current):
+            named = any(t.kind == Kind.VAR for t in current) or (
+                any(t.kind == Kind.NUMBER for t in current) and current[0].text != "step")
+            if named:
+                parts.append(current)
+            current = []
+            continue
+        if tok.text == "," and depth <= 0 and not _listing(tokens, i):
+            parts.append(current)
+            current = []
+            continue
+        current.append(tok)
+    parts.append(current)
+    return [p for p in parts if p]
+
+
+def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
+    """The clauses of ``text`` that may hold a claim (see the module docstring)."""
+    table = names if isinstance(names, Names) else Names(names)
+    out: list[Clause] = []
+    for sentence in sentences(text):
+        if any(t.text in HEDGES for t in sentence):
+            continue
+        bound = table.bind(sentence)
+        table.define(bound)
+        bound = _normalise(bound)
+        for part in _split(bound):
+            part = _strip_lead(part)
+            if part:
+                out.append(Clause([t.text for t in part], part[0].start, part[-1].end,
+                                  any(t.kind == Kind.VAR for t in part), part))
+    return out
+
+
+__all__ = ["MAX_SENTENCES", "MAX_SENTENCE_CHARS", "Clause", "Names", "Token", "clauses",
+           "sentences"]

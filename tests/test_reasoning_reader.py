@@ -1,0 +1,155 @@
+"""The claim reader: clauses, name binding, templates, negation, hedges, bounds."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from causal_oracle.oracle.reasoning.facts import dag_facts
+from causal_oracle.oracle.reasoning.model import ClaimKind, Quantity, Relation
+from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
+from causal_oracle.parser.claims import read_claims
+from causal_oracle.parser.claims_text import MAX_SENTENCES, clauses
+
+ABC = ("A", "B", "C")
+K = ClaimKind
+
+
+def read(text: str, names: tuple[str, ...] = ABC) -> list[tuple[str, tuple[int, ...], bool]]:
+    return [(c.kind.value, c.variables, c.polarity) for c in read_claims(text, names)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("A is independent of B.", [("independence", (0, 1), True)]),
+    ("A and B are not independent given C.", [("independence", (0, 1), False)]),
+    ("A and B are dependent.", [("independence", (0, 1), False)]),
+    ("A correlates with C.", [("correlation", (0, 2), True)]),
+    ("A is uncorrelated with C.", [("correlation", (0, 2), False)]),
+    ("A and B are d-separated by C.", [("d_separation", (0, 1), True)]),
+    ("A -> B <- C.", [("edge", (0, 1), True), ("edge", (2, 1), True)]),
+    ("A → B", [("edge", (0, 1), True)]),
+    ("A directly causes B.", [("edge", (0, 1), True)]),
+    ("A causes B directly.", [("edge", (0, 1), True)]),
+    ("A is not a direct cause of B.", [("edge", (0, 1), False)]),
+    ("B is a child of A.", [("edge", (0, 1), True)]),
+    ("A is a parent of B.", [("edge", (0, 1), True)]),
+    ("There is no edge between A and C.", [("adjacent", (0, 2), False)]),
+    ("A and C are non-adjacent.", [("adjacent", (0, 2), False)]),
+    ("A is the cause of C.", [("cause", (0, 2), True)]),
+    ("A isn't the cause of B.", [("cause", (0, 1), False)]),
+    ("A does not cause B.", [("cause", (0, 1), False)]),
+    ("C is caused by A.", [("cause", (0, 2), True)]),
+    ("C is a descendant of A.", [("cause", (0, 2), True)]),
+    ("A is an ancestor of C.", [("cause", (0, 2), True)]),
+    ("There is a directed path from A to C.", [("cause", (0, 2), True)]),
+    ("A and B cause C.", [("cause", (0, 2), True), ("cause", (1, 2), True)]),
+    ("A causes C indirectly.", [("indirect_cause", (0, 2), True)]),
+    ("A causes C through B.", [("mediator", (1, 0, 2), True)]),
+    ("B is a mediator between A and C.", [("mediator", (1, 0, 2), True)]),
+    ("C is a collider between A and B.", [("collider", (2, 0, 1), True)]),
+    ("B—A—C is not a collider.", [("collider", (0, 1, 2), False)]),
+    ("A and B have a common effect.", [("common_effect", (0, 1), True)]),
+    ("C is a common cause of A and B.", [("confounder", (2, 0, 1), True)]),
+    ("A and B do not have a common cause.", [("confounder", (0, 1), False)]),
+    ("The path A -> C <- B is blocked.", [("path_blocked", (0, 2, 1), True)]),
+    ("The path A - C - B is open given C.", [("path_blocked", (0, 2, 1), False)]),
+    ("{C} is a valid adjustment set for the effect of A on B.",
+     [("adjustment_set", (0, 1), True)]),
+    ("We should adjust for C.", [("adjustment_set", (), True)]),
+    ("The direction of the edge between A and C is not determined.",
+     [("compelled", (0, 2), False)]),
+    ("The edge between A and C can be oriented either way.", [("compelled", (0, 2), False)]),
+    ("The Markov equivalence class has 3 members.", [("class_size", (), True)]),
+    ("Answer: No", [("answer", (), False)]),
+    ("So the answer is yes.", [("answer", (), True)]),
+])
+def test_templates(text: str, expected: list[tuple[str, tuple[int, ...], bool]]) -> None:
+    assert read(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "If A is the cause of C, then A must be the cause of B.",
+    "A might cause B.", "Suppose A causes B.", "A may be independent of B.",
+    "Assume that A is a parent of B.", "Perhaps A causes C.",
+    "Is A a cause of C?", "A is a dependent variable.", "Let us think step by step.",
+    "A causes B or C causes B.", "a causes b.",
+])
+def test_no_claim_is_guessed(text: str) -> None:
+    """Hedges, questions, prose and the article "a" make no claim."""
+    assert read(text) == []
+
+
+def test_names_are_bound_as_models_write_them() -> None:
+    names = ("smoking", "lung cancer", "tar")
+    assert read("Smoking causes lung cancer.", names) == [("cause", (0, 1), True)]
+    assert read("The variable 'tar' is a mediator between smoking and lung cancer.",
+                names) == [("mediator", (2, 0, 1), True)]
+    assert read("Node 'a' directly causes node B.") == [("edge", (0, 1), True)]
+    assert read("Smoking causes cancer.", names) == []  # "cancer" is not a declared name
+
+
+def test_spans_quote_the_claim() -> None:
+    text = "No. Step 4: A is the cause of C. In other words, A is not the cause of C, but " \
+           "rather B is the cause of A."
+    claims = read_claims(text, ABC)
+    assert [text[c.span[0]:c.span[1]] for c in claims] == [
+        "No", "A is the cause of C", "A is not the cause of C", "B is the cause of A"]
+
+
+def test_numbers() -> None:
+    names = ("X", "Y")
+    (c,) = read_claims("P(Y=1 | X=0) = 0.26", names)
+    assert c.kind is K.NUMBER and c.number == 0.26 and c.decimals == 2
+    assert c.quantity == Quantity("P", ((1, 1),), ((0, 0),))
+    (c,) = read_claims("The ATE is -0.08.", names)
+    assert c.quantity == Quantity("ate") and c.number == -0.08
+    (c,) = read_claims("P(Y=1|X=1) is greater than P(Y=1|X=0).", names)
+    assert c.kind is K.COMPARISON and c.relation is Relation.GREATER
+    assert c.other == Quantity("P", ((1, 1),), ((0, 0),))
+    (c,) = read_claims("The probability is 43%", names) or [None]
+    assert c is None
+
+
+def test_the_reader_is_bounded_and_linear() -> None:
+    many = "A causes B. " * (MAX_SENTENCES * 3)
+    assert len(read_claims(many, ABC)) == MAX_SENTENCES
+    long = "A causes B " + "and so on " * 10_000 + "."
+    assert read_claims(long, ABC) == []
+    small = "Step 1: A is the cause of C. We think hard about it. " * 50
+    start = time.perf_counter()
+    read_claims(small, ABC)
+    one = time.perf_counter() - start
+    start = time.perf_counter()
+    read_claims(small * 20, ABC)
+    assert time.perf_counter() - start < 60 * one + 0.5  # loose: linear, not quadratic
+
+
+def test_clauses_drop_leads_and_split_at_connectives() -> None:
+    words = [c.words for c in clauses("Therefore, A causes B, but C causes B.", ABC)]
+    assert words == [["V0", "causes", "V1"], ["V2", "causes", "V1"]]
+
+
+WORDS = ["A", "B", "C", "a", "'A'", "node", "is", "not", "are", "and", "the", "cause", "causes",
+         "of", "independent", "given", "collider", "between", "->", "<-", "--", ",", ".", ":",
+         "P(", "B=1", "|", ")", "=", "0.4", "-0.2", "43%", "{", "}", "path", "blocked", "answer",
+         "yes", "no", "if", "then", "through", "mediator", "common", "effect", "there", "edge",
+         "from", "to", "directly", "Let", "X", "adjust", "we", "should", "for", "class", "has",
+         "3", "members", "direction", "determined", "\n", "?", "ATE", "greater", "than"]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=60), st.text(max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_any_text_is_read_without_error(words: list[str], noise: str) -> None:
+    """Whatever a reply holds, reading and checking it never raises, and every claim's
+    span lies inside the reply and names declared variables only."""
+    text = " ".join(words) + noise
+    facts = dag_facts(ABC, [(0, 2), (1, 2)], query=(0, 2), answer=True)
+    claims = read_claims(text, ABC)
+    for claim in claims:
+        assert 0 <= claim.span[0] < claim.span[1] <= len(text)
+        assert all(0 <= v < len(ABC) for v in (*claim.variables, *claim.given))
+    check_claims(facts, claims, text)
+    contradictions(claims, ABC)

@@ -10,7 +10,8 @@ and answers exactly what ``Verify`` answers for each item.  Two halves:
   the worker's caches key the parsed premise by the same text), each group pinned
   to the worker slot its text hashes to (CRC-32), so that no two workers derive the
   same class and the worker's table cache serves the premise's later items.  A
-  slot's groups go as jobs of about ``JOB_ITEMS`` items, in order.  Items that are
+  slot's groups go as jobs of about ``JOB_ITEMS`` items, in order, the slots' jobs
+  interleaved.  Items that are
   not premise + hypothesis verifications (the ``input`` layout, Answer items) go in
   chunks to whichever worker is free, as before;
 * the worker's, ``bulk_answers``: each run of consecutive items of one premise and
@@ -86,16 +87,17 @@ def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int) -> list[J
             loose.append(k)
         else:
             groups.setdefault(key, []).append(k)
-    out: list[Job] = []
-    filling: dict[int, list[int]] = {}
+    by_slot: dict[int, list[list[int]]] = {}  # slot → its jobs, the last one filling
     for key, positions in groups.items():
-        slot = slot_of(key, workers)
-        job = filling.setdefault(slot, [])
-        job.extend(positions)
-        if len(job) >= JOB_ITEMS:
-            out.append((slot, job))
-            filling[slot] = []
-    out.extend((slot, job) for slot, job in filling.items() if job)
+        slot_jobs = by_slot.setdefault(slot_of(key, workers), [[]])
+        if len(slot_jobs[-1]) >= JOB_ITEMS:
+            slot_jobs.append([])
+        slot_jobs[-1].extend(positions)
+    # the slots' jobs interleaved, so that the first jobs in flight are one per slot
+    # (a job whose worker is busy while another idles would take that one)
+    out: list[Job] = [(slot, slot_jobs[k]) for k in range(max(map(len, by_slot.values()),
+                                                              default=0))
+                      for slot, slot_jobs in by_slot.items() if k < len(slot_jobs)]
     out.extend((None, loose[k:k + chunk]) for k in range(0, len(loose), chunk))
     return out
 

@@ -106,6 +106,16 @@ def test_a_run_out_of_budget_or_time_gives_each_item_the_error() -> None:
         assert not ok and pb.ItemError.FromString(error).code == pack.DEADLINE
 
 
+def test_jobs_interleave_the_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server_batch, "JOB_ITEMS", 4)
+    premises = [premise_text(3, first=c) for c in "ABCDEFGHIJKLMNOP"]
+    requests = [make_request(p, "A directly causes B.") for p in premises for _ in range(2)]
+    todo = server_batch.jobs("verify", requests, 2, chunk=64)
+    slots = [slot for slot, _ in todo]
+    assert set(slots) == {0, 1} and slots[0] != slots[1]
+    assert all(len(job) == 4 for _, job in todo[:2])
+
+
 def test_jobs_pin_each_premise_to_one_slot_in_order() -> None:
     premises = [premise_text(n) for n in (2, 3, 4, 5)]
     requests = [make_request(premises[k % 4], "A directly causes B.") for k in range(40)]

@@ -23,7 +23,9 @@ nobody's work runs on for nobody; an LRU of serialised responses bounded in item
 and bytes (``server_cache``)
 answers repeated items without a round trip, and responses are framed without
 re-encoding (``proto/wire.py``).  ``VerifyBatch``/``AnswerBatch`` carry many items
-per message (order kept) for throughput.  The configuration is ``server_config``.
+per message (order kept) for throughput; a batch's (or a stream's) Verify items go by
+premise to one worker each, which answers a premise's items off its class's relation
+tables (``server_batch``).  The configuration is ``server_config``.
 
 Operations: binds 127.0.0.1 by default; optional TLS and mutual TLS (client
 certificates); health checking (``grpc.health.v1``); server reflection unless
@@ -66,6 +68,7 @@ from causal_oracle.proto.wire import (
     safe_parser,
     stream_item,
 )
+from causal_oracle.server_batch import jobs
 from causal_oracle.server_cache import ResponseCache
 from causal_oracle.server_config import (
     DEFAULT_CACHE_ITEMS,
@@ -182,9 +185,11 @@ class OracleServicer:
     async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None
                      ) -> list[tuple[bool, bytes]]:
         """``(ok, bytes)`` per request, in order: cache hits at once, misses via the pool
-        in chunks of ``STREAM_BATCH`` (all chunks in flight together)."""
+        (all jobs in flight together): each premise's Verify items as jobs for the
+        worker of its slot, the rest in chunks of ``STREAM_BATCH`` (``server_batch``)."""
         out: list[tuple[bool, bytes] | None] = [None] * len(requests)
         misses: list[tuple[int, bytes]] = []
+        missed: list[Any] = []
         for i, request in enumerate(requests):
             error = self._precheck(request)
             if error is not None:
@@ -196,12 +201,14 @@ class OracleServicer:
                 out[i] = hit
             else:
                 misses.append((i, key))
-        chunks = [misses[k:k + STREAM_BATCH] for k in range(0, len(misses), STREAM_BATCH)]
-        results = await asyncio.gather(*(self.pool.run(kind, [(key[len(kind):], deadline)
-                                                              for _, key in chunk])
-                                         for chunk in chunks))
-        for chunk, done in zip(chunks, results, strict=True):
-            for (i, key), (ok, data) in zip(chunk, done, strict=True):
+                missed.append(request)
+        todo = jobs(kind, missed, self.pool.workers, STREAM_BATCH)
+        results = await asyncio.gather(*(
+            self.pool.run(kind, [(misses[k][1][len(kind):], deadline) for k in job], slot)
+            for slot, job in todo))
+        for (_, job), done in zip(todo, results, strict=True):
+            for k, (ok, data) in zip(job, done, strict=True):
+                i, key = misses[k]
                 out[i] = (ok, data)
                 if ok or pb.ItemError.FromString(data).code == INVALID:
                     self.cache.put(key, (ok, data))

@@ -27,6 +27,7 @@ bytes)`` or ``(False, ItemError bytes)`` per item, in order.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import math
@@ -43,6 +44,7 @@ from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, CertificateRejected, InputError, budget
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
+from causal_oracle.server_batch import bulk_answers
 
 log = logging.getLogger("causal_oracle.server")
 
@@ -109,18 +111,35 @@ def _run_one(service: svc.Service, kind: str, data: bytes, deadline: float | Non
         with budget(seconds):
             return True, work(service, parse(data)).SerializeToString()
     except Exception as error:
-        at_deadline = (isinstance(error, BudgetExceeded) and by_deadline
-                       and deadline is not None and time.time() >= deadline - 0.05)
-        item = (item_error(DEADLINE, "deadline_exceeded",
-                           "the deadline passed while the solver was working")
-                if at_deadline else error_item(error))
-        return False, item.SerializeToString()
+        return _failed(error, deadline if by_deadline else None)
+
+
+def _failed(error: BaseException, deadline: float | None) -> tuple[bool, bytes]:
+    """The ``ItemError`` of an item that raised ``error`` (``deadline``: the call's, when
+    it bounded the item's budget): DEADLINE_EXCEEDED once that deadline has passed."""
+    at_deadline = (isinstance(error, BudgetExceeded) and deadline is not None
+                   and time.time() >= deadline - 0.05)
+    item = (item_error(DEADLINE, "deadline_exceeded",
+                       "the deadline passed while the solver was working")
+            if at_deadline else error_item(error))
+    return False, item.SerializeToString()
 
 
 def _run_items(kind: str, items: Items, service: svc.Service | None = None) -> Results:
-    """``(ok, serialised response or ItemError)`` per serialised request."""
+    """``(ok, serialised response or ItemError)`` per serialised request; a Verify
+    item of a premise's run by the bulk path (``server_batch``) where it can."""
     service = service or _WORKER_SERVICE or svc.default()
-    return [_run_one(service, kind, data, deadline) for data, deadline in items]
+    if kind != "verify":
+        return [_run_one(service, kind, data, deadline) for data, deadline in items]
+    out = []
+    for (data, deadline), answer in zip(items, bulk_answers(service, items), strict=True):
+        if answer is None:
+            out.append(_run_one(service, kind, data, deadline))
+        elif isinstance(answer, BudgetExceeded):
+            out.append(_failed(answer, deadline))
+        else:
+            out.append(answer)
+    return out
 
 
 def encode_job(kind: str, items: Items) -> bytes:
@@ -241,38 +260,85 @@ class _Worker:
 
 
 class WorkerPool:
-    """``workers`` worker processes; ``await run(kind, items)`` answers a batch on the
-    next free one (one batch per worker at a time, so a batch's watchdog runs only while
-    it runs)."""
+    """``workers`` worker processes in numbered slots; ``await run(kind, items)``
+    answers a batch on the next free worker, ``run(kind, items, slot)`` preferably on
+    the worker of that slot (a premise's items go to one worker, whose caches then hold
+    its class: ``server_batch``), on another only when that one is idle meanwhile.
+    One batch per worker at a time, so a batch's watchdog runs only while it runs;
+    waiting batches are served first come, first served."""
 
     def __init__(self, workers: int, limits: svc.Limits) -> None:
         self.workers, self.limits = workers, limits
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(["causal_oracle.entry.service"])
-        self._free: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._slots: list[_Worker | None] = [None] * workers
+        self._idle: set[int] = set()  # slots whose worker is free
+        #: batches waiting for a worker: (the slot wanted or None for any, its future)
+        self._waiting: collections.deque[tuple[int | None, asyncio.Future[int]]] = (
+            collections.deque())
         self._all: set[_Worker] = set()
         self._draining: set[asyncio.Task[None]] = set()
         self._closing = False
 
-    def _spawn(self) -> _Worker:
+    def _spawn(self, slot: int) -> _Worker:
         worker = _Worker(self._ctx, self.limits)
         self._all.add(worker)
+        self._slots[slot] = worker
         return worker
 
     def warm_up(self) -> None:
         """Start every worker and wait until each is ready (blocking: off the loop)."""
-        for worker in [self._spawn() for _ in range(self.workers)]:
+        for slot, worker in enumerate([self._spawn(k) for k in range(self.workers)]):
             worker.wait_ready(START_TIMEOUT_S)
-            self._free.put_nowait(worker)
+            self._idle.add(slot)
 
-    def _retire(self, worker: _Worker, why: str | None) -> None:
-        """Kill ``worker`` and, unless the pool is closing, start its replacement."""
+    async def _acquire(self, slot: int | None) -> int:
+        """A free slot, ``slot`` itself when it is free, waiting in turn otherwise.  An
+        idle slot has nobody waiting (``_release`` hands a freed slot to a waiting
+        batch), so taking one at once jumps no queue; and a batch never waits for its
+        own slot while another worker is idle (it takes that one: its premise's class
+        may then be derived twice, but no worker idles while work waits, and a slow
+        item holds up only the batches behind it on its own worker)."""
+        if slot is not None and slot in self._idle:
+            self._idle.discard(slot)
+            return slot
+        if self._idle:
+            return self._idle.pop()
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._waiting.append((slot, future))
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._release(future.result())  # handed over as the call was cancelled
+            else:
+                with contextlib.suppress(ValueError):
+                    self._waiting.remove((slot, future))
+            raise
+
+    def _release(self, slot: int) -> None:
+        """``slot``'s worker is free: to the first batch waiting for it or for any
+        worker; else to the first batch waiting for another slot (taken meanwhile)."""
+        for entry in [e for e in self._waiting if e[1].done()]:  # cancelled while waiting
+            self._waiting.remove(entry)
+        chosen = next((e for e in self._waiting if e[0] is None or e[0] == slot),
+                      self._waiting[0] if self._waiting else None)
+        if chosen is None:
+            self._idle.add(slot)
+            return
+        self._waiting.remove(chosen)
+        chosen[1].set_result(slot)
+
+    def _retire(self, slot: int, worker: _Worker, why: str | None) -> None:
+        """Kill ``worker`` and, unless the pool is closing, start its replacement in
+        its slot."""
         if why:
             log.warning("%s; replacing the worker", why)
         self._all.discard(worker)
         worker.kill()
         if not self._closing:
-            self._free.put_nowait(self._spawn())
+            self._spawn(slot)
+            self._release(slot)
 
     def _watchdog(self, items: Items) -> float | None:
         per_item = self.limits.budget_s
@@ -288,40 +354,44 @@ class WorkerPool:
         soon = time.time() + ABANDON_WAIT_S
         return all(d is not None and d <= soon for _, d in items)
 
-    async def run(self, kind: str, items: Items) -> Results:
+    async def run(self, kind: str, items: Items, slot: int | None = None) -> Results:
+        """The batch's results, in order, from the next free worker (``slot``'s, when
+        given)."""
         if self._closing and not self._all:
             error = item_error(pack.code_pb2.UNAVAILABLE, "unavailable",
                                "the server is shutting down")
             return [(False, error.SerializeToString())] * len(items)
-        worker = await self._free.get()
+        at = await self._acquire(slot)
         for attempt in range(2):
+            worker = self._slots[at]
+            assert worker is not None
             try:
                 results = await worker.call(kind, items, self._watchdog(items))
             except TimeoutError:
-                self._retire(worker, "a worker overran its budget")
+                self._retire(at, worker, "a worker overran its budget")
                 error = item_error(EXHAUSTED, "budget_exceeded", "the solver overran the "
                                    "time budget and its worker was replaced", "solver")
                 return [(False, error.SerializeToString())] * len(items)
             except WorkerDied:
-                self._retire(worker, "a worker process died")
+                self._retire(at, worker, "a worker process died")
                 if attempt or self._closing:
                     error = item_error(EXHAUSTED, "budget_exceeded", "the worker process "
                                        "died on this input (memory?)", "solver")
                     return [(False, error.SerializeToString())] * len(items)
-                worker = await self._free.get()
+                at = await self._acquire(at if slot is not None else None)
                 continue
             except asyncio.CancelledError:
-                self._abandon(worker, items)
+                self._abandon(at, worker, items)
                 raise
-            self._free.put_nowait(worker)
+            self._release(at)
             return results
         raise AssertionError("unreachable")
 
-    def _abandon(self, worker: _Worker, items: Items) -> None:
+    def _abandon(self, slot: int, worker: _Worker, items: Items) -> None:
         """The call that gave ``worker`` its batch was cancelled: let the work end on its
         own if its deadline ends it soon, else replace the worker now."""
         if self._closing or not worker.ready or not self._ends_soon(items):
-            self._retire(worker, None if self._closing else
+            self._retire(slot, worker, None if self._closing else
                          "a cancelled call's work was abandoned")
             return
 
@@ -329,12 +399,12 @@ class WorkerPool:
             try:
                 await worker._message(ABANDON_WAIT_S + WATCHDOG_SLACK_S)
             except (TimeoutError, WorkerDied):
-                self._retire(worker, "a cancelled call's work did not stop")
+                self._retire(slot, worker, "a cancelled call's work did not stop")
             except asyncio.CancelledError:
-                self._retire(worker, None)
+                self._retire(slot, worker, None)
                 raise
             else:
-                self._free.put_nowait(worker)
+                self._release(slot)
 
         task = asyncio.get_running_loop().create_task(drain())
         self._draining.add(task)
@@ -350,9 +420,10 @@ class WorkerPool:
         self._closing = True
         for task in list(self._draining):
             task.cancel()
-        idle = set()
-        while not self._free.empty():
-            idle.add(self._free.get_nowait())
+        idle = {self._slots[k] for k in self._idle}
+        for _, future in self._waiting:
+            future.cancel()
+        self._waiting.clear()
         for worker in list(self._all):
             if worker in idle:
                 worker.close()

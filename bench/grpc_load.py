@@ -189,9 +189,12 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def start_server(workers: int, options: list[str] | None = None
+def start_server(workers: int, options: list[str] | None = None, python: str | None = None
                  ) -> tuple[subprocess.Popen[str], str]:
-    process = subprocess.Popen([sys.executable, "-m", "causal_oracle.server", "--port", "0",
+    """A server subprocess on a free port (``python``: another interpreter, e.g. another
+    checkout's virtual environment, for a before/after comparison)."""
+    process = subprocess.Popen([python or sys.executable, "-m", "causal_oracle.server",
+                                "--port", "0",
                                 "--workers", str(workers), *(options or [])], cwd=ROOT,
                                stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None

@@ -16,10 +16,12 @@ question and answers that), and a degenerate "Yes No" repetition.  A step is sco
 and reported as p50 / p99 seconds per step against the target (p99 ≤ 1 s), the largest
 per-sample time against the per-sample cap, the samples past the cap (status
 ``timeout``), the rewards by status, and the ratio to a reference measured in the same
-run: JSON-encoding and decoding the step's OpenRLHF payload (the least any HTTP reward
-call costs).
+run: JSON-encoding and decoding the step's OpenRLHF payload with orjson (the least any
+HTTP reward call costs).  The HTTP client encodes its body with orjson too, inside the
+timed step (``json.dumps`` of a step's 20 MiB of non-ASCII text alone takes longer than
+scoring it: a trainer that posts 256 KiB completions should not use it).
 
-    .venv/bin/python bench/rl_load.py [--steps 10] [--workers 2] [--cap 5]
+    .venv/bin/python bench/rl_load.py [--steps 10] [--workers 2] [--cap 5] [--old-python PATH]
 """
 
 from __future__ import annotations
@@ -83,8 +85,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def start_http(workers: int, cap: float) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen([sys.executable, "-m", "causal_oracle.clients.cli", "serve",
+def start_http(workers: int, cap: float, python: str | None = None
+               ) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen([python or sys.executable, "-m", "causal_oracle.clients.cli", "serve",
                              "--http-port", "0", "--workers", str(workers),
                              "--reward-cap", str(cap)],
                             stdout=subprocess.PIPE, text=True)
@@ -96,13 +99,46 @@ def start_http(workers: int, cap: float) -> tuple[subprocess.Popen[str], int]:
     raise SystemExit("the HTTP endpoint did not start")
 
 
+def http_steps(python: str, args: argparse.Namespace,
+               steps: list[tuple[list[str], list[str]]]) -> tuple[Any, ...]:
+    """Each step posted to ``/get_reward`` of a server run by ``python`` (the body
+    encoded with orjson inside the timed step); step 0 warms the workers up."""
+    import httpx
+    import orjson
+
+    proc, port = start_http(args.workers, args.cap, python)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600) as client:
+            times: list[float] = []
+            statuses: Counter[str] = Counter()
+            for n, (prompts, replies) in enumerate(steps):
+                payload = {"query": [p + r for p, r in zip(prompts, replies, strict=True)],
+                           "prompts": prompts, "labels": [""] * len(prompts)}
+                start = time.perf_counter()
+                response = client.post("/get_reward", content=orjson.dumps(payload),
+                                       headers={"content-type": "application/json"})
+                body = json.loads(response.text)
+                if n:
+                    times.append(time.perf_counter() - start)
+                    statuses.update(str(v) if ok else "timeout" if "hard cap" in why
+                                    else "no reward"
+                                    for v, ok, why in zip(body["rewards"], body["valid"],
+                                                          body["reasons"], strict=True))
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    return times, statuses, None, None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cap", type=float, default=5.0, help="hard cap per sample (s)")
+    parser.add_argument("--old-python", metavar="PATH", help="also post every step to a "
+                        "server run by this interpreter (e.g. an older checkout's venv)")
     args = parser.parse_args(argv)
-    import httpx
+    import orjson
 
     logging.getLogger("causal_oracle.rewards").setLevel(logging.ERROR)  # 1 line per refusal
 
@@ -114,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         payload = {"query": [p + r for p, r in zip(prompts, replies, strict=True)],
                    "prompts": prompts, "labels": [""] * len(prompts)}
         start = time.perf_counter()
-        json.loads(json.dumps(payload))
+        orjson.loads(orjson.dumps(payload))
         reference.append(time.perf_counter() - start)
 
     with Scorer(RewardConfig.within(args.cap, workers=args.workers)) as scorer:
@@ -129,30 +165,16 @@ def main(argv: list[str] | None = None) -> int:
                 slowest = max(slowest, max(r.seconds for r in out))
         results["in-process"] = (times, statuses, slowest, scorer.replaced)
 
-    proc, port = start_http(args.workers, args.cap)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600) as client:
-            times, statuses = [], Counter()
-            for n, (prompts, replies) in enumerate(steps):
-                payload = {"query": [p + r for p, r in zip(prompts, replies, strict=True)],
-                           "prompts": prompts, "labels": [""] * len(prompts)}
-                start = time.perf_counter()
-                body = json.loads(client.post("/get_reward", json=payload).text)
-                if n:
-                    times.append(time.perf_counter() - start)
-                    statuses.update(str(v) if ok else "timeout" if "hard cap" in why
-                                    else "no reward"
-                                    for v, ok, why in zip(body["rewards"], body["valid"],
-                                                          body["reasons"], strict=True))
-            results["HTTP /get_reward"] = (times, statuses, None, None)
-    finally:
-        proc.terminate()
-        proc.wait(30)
+    servers = [("HTTP /get_reward", sys.executable)]
+    if args.old_python:
+        servers.append((f"HTTP /get_reward ({args.old_python})", args.old_python))
+    for name, python in servers:
+        results[name] = http_steps(python, args, steps)
 
     ref = statistics.median(reference)
     print(f"{args.steps} steps of {PROMPTS} prompts ({', '.join(FAMILIES)}) x {GROUP} "
           f"completions, {args.workers} worker(s), cap {args.cap:g} s per sample; reference "
-          f"(JSON round trip of a step's payload) p50 {ref * 1000:.1f} ms; target p99 <= "
+          f"(orjson round trip of a step's payload) p50 {ref * 1000:.1f} ms; target p99 <= "
           f"{TARGET_P99_S:g} s per step")
     print("| path | p50 s/step | p99 s/step | p50 / reference | p99 / reference | samples/s "
           "| largest sample s | past the cap | rewards |")

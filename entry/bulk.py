@@ -9,6 +9,12 @@ builds and checks the full certificate).  A hypothesis text becomes a plan (its 
 the ordinal of its reading under the profile, the readings of every member profile for
 ``ambiguous``, the checker's relation name) once; both plans and tables live in the
 service's caches.
+
+``verify_fast_many`` is the same look-up for the gRPC server's batches: each label
+with what a Verify response shows besides (the label under every profile, read off
+the same table, and the one-line reason, with a witness found in one member), so
+that a batch of a premise's items costs one class derivation and a look-up per item
+and answers exactly what ``Service.verify`` would.
 """
 
 from __future__ import annotations
@@ -22,15 +28,17 @@ from typing import NamedTuple, Protocol
 from causal_oracle.entry.caches import LRU
 from causal_oracle.oracle.check_table import ClassCheck, relation_name
 from causal_oracle.oracle.equivalence import analyse
-from causal_oracle.oracle.errors import OracleError
+from causal_oracle.oracle.errors import BudgetExceeded, OracleError
+from causal_oracle.oracle.explain import dag_text, reason_line
 from causal_oracle.oracle.outcome import Outcome
-from causal_oracle.oracle.relation_table import ORDINAL, RelationTable, table_of
-from causal_oracle.oracle.relations import Profile, Reading, reading
+from causal_oracle.oracle.relation_table import ORDINAL, READINGS, RelationTable, table_of
+from causal_oracle.oracle.relations import Profile, Reading, reading, witness
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 
 TABLES_KEPT = 64
 #: the profiles whose binary labels decide ``ambiguous`` (``labels.label``)
 _MEMBER_PROFILES = tuple(p for p in Profile if p is not Profile.COMPELLED)
+_MEMBER_NAMES = tuple(p.value for p in _MEMBER_PROFILES)
 
 
 @cache
@@ -47,6 +55,10 @@ class ClassTables:
     checker: ClassCheck
     #: variable name → index
     index: dict[str, int]
+    #: the members as sorted edge lists (``ClassAnalysis.member_edges``)
+    edges: tuple[tuple[tuple[int, int], ...], ...] = ()
+    #: the class CPDAG's edges by name, directed and undirected (for certificates)
+    cpdag: tuple[list[list[str]], list[list[str]]] = ([], [])
 
 
 class Plan(NamedTuple):
@@ -60,6 +72,9 @@ class Plan(NamedTuple):
     readings: tuple[int, ...]
     checker: str
     profile: Profile
+    form: SurfaceForm
+    #: the reading's ordinal under each member profile (``Profile`` order, no ``compelled``)
+    by_profile: tuple[int, ...]
 
 
 _NO_PLAN = object()
@@ -134,6 +149,8 @@ def label_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
     if tables is None or tables is True:
         try:
             tables = _tables(service, prem)
+        except BudgetExceeded:  # this call's budget, not the premise's: try again later
+            return none
         except OracleError:
             tables = False
         service.caches.tables.put(prem, tables)
@@ -168,6 +185,92 @@ def label_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
                              ambiguous, plan.kind, prem.n)
     return out
 
+@dataclass(frozen=True, slots=True)
+class FastResult:
+    """A ``FastVerdict`` with what a Verify response shows besides: ``summary()`` is
+    ``VerifyResult.summary()`` of the same item (``verify_fast_many``)."""
+
+    verdict: FastVerdict
+    profile: Profile
+    labels_by_profile: dict[str, int | None]
+    reason: str
+    variables: tuple[str, ...]
+    #: the hypothesis's surface form and pair, the class CPDAG's edges by name
+    form: SurfaceForm
+    pair: tuple[str, str]
+    cpdag: tuple[list[list[str]], list[list[str]]]
+
+    def certificate(self) -> dict[str, object]:
+        """The certificate's summary as ``Certificate.to_json(variables)`` gives it (no
+        members, witnesses or conflict: ``Verify`` leaves them out of a summary)."""
+        v = self.verdict
+        return {"verdict": v.relation, "profile": self.profile.value,
+                "relation": v.kind.value, "form": self.form.value, "pair": list(self.pair),
+                "class_size": v.class_size, "cpdag_directed": self.cpdag[0],
+                "cpdag_undirected": self.cpdag[1]}
+
+    def summary(self) -> dict[str, object]:
+        v = self.verdict
+        return {"label": v.label, "relation": v.relation, "class_size": v.class_size,
+                "holds_in": v.holds_in, "ambiguous": v.ambiguous,
+                "labels_by_profile": self.labels_by_profile, "profile": self.profile.value,
+                "certificate_checked": True, "reason": self.reason}
+
+
+def verify_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
+                     profile: Profile = Profile.CORR2CAUSE) -> list[FastResult | None]:
+    """``label_fast_many`` with each label's Verify summary (None where ``verify`` must
+    decide, as there): the labels under every member profile from the same solver
+    table, and the reason's witness found in the one member the reason shows (the
+    first member for entailment, the first where the relation holds for neutral: the
+    members ``oracle.labels.label``'s certificate lists first)."""
+    verdicts = label_fast_many(service, premise, hypotheses, profile)
+    if not any(verdicts):
+        return [None] * len(hypotheses)
+    prem = service.premise_of(premise.strip())
+    tables = service.caches.tables.get(prem)
+    assert isinstance(tables, ClassTables)
+    solver, index, edges = tables.solver, tables.index, tables.edges
+    size, variables = solver.size, prem.variables
+    texts: dict[int, str] = {}  # member → dag_text, for this call
+
+    def text(m: int) -> str:
+        found = texts.get(m)
+        if found is None:
+            found = texts[m] = dag_text(prem, edges[m])
+        return found
+
+    out: list[FastResult | None] = [None] * len(hypotheses)
+    for i, verdict in enumerate(verdicts):
+        if verdict is None:
+            continue
+        plan = service.caches.plans.get(hypotheses[i])
+        if plan is None or plan.profile is not profile:  # the plans were emptied meanwhile
+            plan = _plan(service, hypotheses[i], profile)
+        assert plan is not None  # the text was read a moment ago
+        p, q = index[plan.first], index[plan.second]
+        by_profile: dict[str, int | None] = {
+            name: int(solver.counts_at(o)[p][q] == size)
+            for name, o in zip(_MEMBER_NAMES, plan.by_profile, strict=True)}
+        relation = verdict.relation
+        if relation == Outcome.CONTRADICTION:
+            found, shown = None, (text(0),)
+        else:
+            yes = 0 if relation == Outcome.ENTAILMENT else _first(solver, plan, p, q, True)
+            found = witness(solver.members[yes], plan.kind, plan.form, p, q, profile)
+            shown = ((text(yes),) if relation == Outcome.ENTAILMENT else
+                     (text(yes), text(_first(solver, plan, p, q, False))))
+        out[i] = FastResult(verdict, profile, by_profile,
+                            reason_line(prem, relation, size, verdict.holds_in, found, shown),
+                            variables, plan.form, (plan.first, plan.second), tables.cpdag)
+    return out
+
+
+def _first(table: RelationTable, plan: Plan, p: int, q: int, holds: bool) -> int:
+    """The first member in which the plan's reading holds (``holds``) or fails."""
+    return table.column(READINGS[plan.reading], p, q).index(holds)
+
+
 def _plan(service: Host, text: str, profile: Profile) -> Plan | None:
     """What a hypothesis asks of the tables under ``profile`` (None: unreadable;
     kept by text, for the last profile asked)."""
@@ -180,7 +283,8 @@ def _plan(service: Host, text: str, profile: Profile) -> Plan | None:
         kind, form = hyp.kind, hyp.form
         plan = Plan(hyp.first, hyp.second, kind, ORDINAL[reading(kind, form, profile)],
                      tuple(sorted(ORDINAL[r] for r in _readings(kind, form))),
-                     relation_name(kind.value, form.value, profile.value), profile)
+                     relation_name(kind.value, form.value, profile.value), profile, form,
+                     tuple(ORDINAL[reading(kind, form, m)] for m in _MEMBER_PROFILES))
     if len(plans) >= service.caches.size:
         plans.clear()
     if plan is not None:  # unreadable texts are asked again (``hypothesis_of`` caches)
@@ -199,8 +303,12 @@ def _tables(service: Host, premise: Premise) -> ClassTables | bool:
         checker = ClassCheck.verify(premise, analysis.member_edges)
     if isinstance(checker, str) or checker.size != solver.size:
         return False  # the full path re-checks and reports it
-    return ClassTables(solver, checker,
-                       {name: i for i, name in enumerate(premise.variables)})
+    names = premise.variables
+    return ClassTables(solver, checker, {name: i for i, name in enumerate(names)},
+                       analysis.member_edges,
+                       ([[names[a], names[b]] for a, b in analysis.cpdag_directed],
+                        [[names[a], names[b]] for a, b in analysis.cpdag_undirected]))
 
 
-__all__ = ["TABLES_KEPT", "ClassTables", "FastVerdict", "label_fast_many"]
+__all__ = ["TABLES_KEPT", "ClassTables", "FastResult", "FastVerdict", "label_fast_many",
+           "verify_fast_many"]

@@ -17,6 +17,7 @@ For an inconsistent premise the explanation is the conflict.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from causal_oracle.oracle.equivalence import ClassAnalysis
@@ -51,6 +52,25 @@ def dag_text(premise: Premise, dag: Dag | tuple[tuple[int, int], ...]) -> str:
 
 def path_text(premise: Premise, path: tuple[int, ...]) -> str:
     return "→".join(premise.variables[i] for i in path)
+
+
+def reason_line(premise: Premise, relation: str, class_size: int, holds_in: int | None,
+                witness: tuple[tuple[int, ...], ...] | None, shown: Sequence[str]) -> str:
+    """One line saying why a consistent premise's label is what it is: ``shown`` are
+    members as ``dag_text`` writes them, ``witness`` the relation's witness in
+    ``shown[0]`` (for entailment and neutral), ``shown[1]`` a member where it fails
+    (neutral).  The one wording of every surface (a verified
+    result's ``reason()`` and the bulk path's, ``entry.bulk``)."""
+    if relation == Outcome.NEUTRAL:
+        assert witness is not None
+        some = "some" if holds_in is None else holds_in
+        return (f"holds in {some} of {class_size} members, e.g. {shown[0]} "
+                f"(via {_witness_text(premise, witness)}), but not in {shown[1]}")
+    if relation == Outcome.ENTAILMENT:
+        assert witness is not None
+        return (f"holds in all {class_size} member(s) of the class, e.g. via "
+                f"{_witness_text(premise, witness)} in {shown[0]}")
+    return f"holds in none of the {class_size} member(s) of the class, e.g. not in {shown[0]}"
 
 
 def _relation_words(h: Hypothesis, profile: Profile) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from google.rpc import code_pb2
@@ -66,8 +67,13 @@ def _profile_name(value: int) -> str:
     return pb.Profile.Name(value).removeprefix("PROFILE_").lower()
 
 
+_PROFILE_VALUES = {name.removeprefix("PROFILE_").lower(): value
+                   for name, value in pb.Profile.items()}
+
+
 def _profile_value(name: str) -> int:
-    return pb.Profile.Value("PROFILE_" + name.upper())
+    value = _PROFILE_VALUES.get(name)
+    return pb.Profile.Value("PROFILE_" + name.upper()) if value is None else value
 
 
 DETAILS = {"none": pb.CERTIFICATE_DETAIL_NONE, "summary": pb.CERTIFICATE_DETAIL_SUMMARY,
@@ -102,20 +108,28 @@ def _saturated(count: int) -> int:
     return min(count, INT64_MAX)
 
 
-def _certificate(result: svc.VerifyResult, detail: int) -> pb.Certificate:
-    """The certificate of a ``VerifyResult``, names instead of indices."""
-    data = result.verdict.certificate.to_json(result.premise.variables)
+def _edges(pairs: Sequence[Sequence[str]]) -> list[pb.Edge]:
+    return [pb.Edge(source=a, target=b) for a, b in pairs]
 
-    def edges(pairs: list[list[str]]) -> list[pb.Edge]:
-        return [pb.Edge(source=a, target=b) for a, b in pairs]
 
-    cert = pb.Certificate(verdict=_RELATIONS[data["verdict"]],
+def summary_certificate(data: Mapping[str, Any]) -> pb.Certificate:
+    """The summary part of a certificate (no members, witnesses or conflict) from its
+    JSON data with names (``Certificate.to_json(variables)``'s keys; the bulk path
+    gives the same keys, ``entry.bulk.FastResult.certificate``)."""
+    return pb.Certificate(verdict=_RELATIONS[data["verdict"]],
                           profile=_profile_value(data["profile"]),
                           relation_kind=data["relation"], form=data["form"], pair=data["pair"],
                           class_size=_saturated(data["class_size"]),
                           class_size_exact=str(data["class_size"]),
-                          cpdag_directed=edges(data["cpdag_directed"]),
-                          cpdag_undirected=edges(data["cpdag_undirected"]))
+                          cpdag_directed=_edges(data["cpdag_directed"]),
+                          cpdag_undirected=_edges(data["cpdag_undirected"]))
+
+
+def _certificate(result: svc.VerifyResult, detail: int) -> pb.Certificate:
+    """The certificate of a ``VerifyResult``, names instead of indices."""
+    data = result.verdict.certificate.to_json(result.premise.variables)
+    edges = _edges
+    cert = summary_certificate(data)
     if detail == pb.CERTIFICATE_DETAIL_FULL:
         cert.members.extend(pb.Graph(edges=edges(m)) for m in data["members"])
         cert.witnesses.extend(
@@ -135,6 +149,25 @@ def _certificate(result: svc.VerifyResult, detail: int) -> pb.Certificate:
     return cert
 
 
+def verify_response(s: dict[str, Any], profile: str, variables: Sequence[str],
+                    hypothesis_kind: str) -> pb.VerifyResponse:
+    """A Verify response without explanation, certificate or grade, from a result's
+    ``summary()`` (``VerifyResult``'s, or the bulk path's ``FastResult``'s)."""
+    response = pb.VerifyResponse(
+        relation=_RELATIONS[s["relation"]], class_size=_saturated(s["class_size"]),
+        class_size_exact=str(s["class_size"]),
+        ambiguous=s["ambiguous"], profile=_profile_value(profile),
+        certificate_checked=s["certificate_checked"], reason=s["reason"],
+        labels_by_profile=[pb.ProfileLabel(profile=_profile_value(p), label=v)
+                           for p, v in s["labels_by_profile"].items()],
+        variables=variables, hypothesis_kind=hypothesis_kind)
+    if s["label"] is not None:
+        response.label = s["label"]
+    if s["holds_in"] is not None:
+        response.holds_in = s["holds_in"]
+    return response
+
+
 def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse:
     """One Verify item: parse (through the service's limits) → verify → pack."""
     options = request.options
@@ -149,19 +182,8 @@ def verify(service: svc.Service, request: pb.VerifyRequest) -> pb.VerifyResponse
         result = service.verify(request.premise, request.hypothesis, profile)
     else:
         raise InputError("give premise and hypothesis (or input)")
-    s = result.summary()
-    response = pb.VerifyResponse(
-        relation=_RELATIONS[s["relation"]], class_size=_saturated(s["class_size"]),
-        class_size_exact=str(s["class_size"]),
-        ambiguous=s["ambiguous"], profile=_profile_value(profile),
-        certificate_checked=s["certificate_checked"], reason=s["reason"],
-        labels_by_profile=[pb.ProfileLabel(profile=_profile_value(p), label=v)
-                           for p, v in s["labels_by_profile"].items()],
-        variables=result.premise.variables, hypothesis_kind=result.hypothesis.kind.value)
-    if s["label"] is not None:
-        response.label = s["label"]
-    if s["holds_in"] is not None:
-        response.holds_in = s["holds_in"]
+    response = verify_response(result.summary(), profile, result.premise.variables,
+                               result.hypothesis.kind.value)
     fmt = _FORMATS.get(options.explanation_format)
     if fmt is not None:
         response.explanation_format = options.explanation_format

@@ -39,13 +39,21 @@ def safe_parser(cls: Any) -> Callable[[bytes], Any]:
     return parse
 
 
-def varint(n: int) -> bytes:
+def _varint(n: int) -> bytes:
     out = bytearray()
     while n > 0x7F:
         out.append(n & 0x7F | 0x80)
         n >>= 7
     out.append(n)
     return bytes(out)
+
+
+_SMALL = [_varint(n) for n in range(1 << 14)]  # every one- and two-byte varint
+
+
+def varint(n: int) -> bytes:
+    """``n`` as a protobuf varint (a table look-up below 2^14: most lengths)."""
+    return _SMALL[n] if 0 <= n < 16384 else _varint(n)
 
 
 def outcome(ok: bool, data: bytes) -> bytes:

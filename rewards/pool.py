@@ -110,30 +110,60 @@ class Scorer:
     # -- the caller's side
     def submit(self, sample: Sample) -> Future[Reward]:
         """Queue ``sample``; the future's result is its ``Reward`` (never an exception)."""
-        future: Future[Reward] = Future()
-        early = oversized(sample, self.config)
-        if early is not None or self._local is not None:
-            future.set_result(early or self._local.score(sample))  # type: ignore[union-attr]
-            return future
+        return self.submit_many([sample])[0]
+
+    def submit_many(self, samples: Sequence[Sample]) -> list[Future[Reward]]:
+        """Queue ``samples`` at once (one lock, one wake-up of the dispatcher: a step's
+        samples do not each contend with the dispatcher already sending the first ones
+        to the workers); a future per sample, as ``submit``."""
+        futures: list[Future[Reward]] = []
+        jobs: list[_Job] = []
+        for sample in samples:
+            future: Future[Reward] = Future()
+            futures.append(future)
+            early = oversized(sample, self.config)
+            if early is not None or self._local is not None:
+                future.set_result(early or self._local.score(sample))  # type: ignore[union-attr]
+            else:
+                jobs.append(_Job(sample, future))
+        if not jobs:
+            return futures
         with self._lock:
             if self._closed:
                 raise RuntimeError("the scorer is closed")
-            self._queue.append(_Job(sample, future))
+            self._queue.extend(jobs)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._dispatch, daemon=True,
                                                 name="causal-oracle-rewards")
                 self._thread.start()
         self._wake_w.send_bytes(b"")
-        return future
+        return futures
 
     def score_many(self, samples: Sequence[Sample]) -> list[Reward]:
         """The rewards of ``samples``, in order."""
-        return [f.result() for f in [self.submit(s) for s in samples]]
+        return [f.result() for f in self.submit_many(samples)]
 
     async def score_many_async(self, samples: Sequence[Sample]) -> list[Reward]:
-        """``score_many`` for an event loop (the loop is never blocked)."""
-        futures = [asyncio.wrap_future(self.submit(s)) for s in samples]
-        return list(await asyncio.gather(*futures))
+        """``score_many`` for an event loop (the loop is never blocked, and is woken once
+        for the whole batch, not once per sample)."""
+        futures = self.submit_many(samples)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        left = [len(futures)]
+        count = threading.Lock()
+
+        def finished(_: Future[Reward]) -> None:
+            with count:
+                left[0] -= 1
+                last = left[0] == 0
+            if last:
+                loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
+
+        for future in futures:
+            future.add_done_callback(finished)
+        if futures:
+            await done
+        return [f.result() for f in futures]
 
     def close(self) -> None:
         """Stop the workers (samples still queued get no reward: status ``error``)."""

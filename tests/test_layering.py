@@ -29,8 +29,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "causal_oracle"
-SURFACES = ("clients", "server", "server_pool", "server_config", "serve_options", "api", "proto",
-            "plugins", "rewards", "environments")
+SURFACES = ("clients", "server", "server_batch", "server_pool", "server_config",
+            "serve_options", "api", "proto", "plugins", "rewards", "environments")
 
 
 def _module_name(path: Path) -> str:

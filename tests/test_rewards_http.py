@@ -149,3 +149,44 @@ def test_doctest_of_the_endpoint_module() -> None:
 
     result = doctest.testmod(http)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_body_reader_agrees_with_json_on_every_edge() -> None:
+    """``strict_json`` reads with orjson where orjson reads exactly what ``json`` reads,
+    and with ``json`` elsewhere: the same values, the same refusals."""
+    from causal_oracle.rewards.http import strict_json
+
+    same = [b'{"a": [1, -2.5e-3, "x\\u00e9", null, true]}', b'[18446744073709551615]',
+            b'[123456789012345678901234567890]', b'[-9223372036854775809]', b'[1e300]',
+            '["🤔\u202e", "ꙮ"]'.encode(), b'["\\ud800 lone", "\\udfff"]',
+            b'\xef\xbb\xbf{"bom": 1}', '{"utf16": 1}'.encode("utf-16"), b'[' * 2000 + b']' * 2000]
+    for body in same:
+        try:
+            expected = json.loads(body)
+        except RecursionError:
+            with pytest.raises(RecursionError):
+                strict_json(body)
+            continue
+        got = strict_json(bytearray(body))
+        assert got == expected and json.dumps(got) == json.dumps(expected)
+    assert strict_json(b"[123456789012345678901234567890]") == [123456789012345678901234567890]
+    for refused in (b"[NaN]", b"[Infinity]", b"[-Infinity]", b"[1e400]", b"{", b"\xff"):
+        with pytest.raises(ValueError):
+            strict_json(refused)
+
+
+def test_a_batch_is_queued_at_once_and_answered_in_order() -> None:
+    import asyncio
+
+    from causal_oracle.rewards import RewardConfig, Sample, Scorer
+
+    samples = [Sample(ITEM, RIGHT), Sample(ITEM, WRONG), Sample("Toy?", "yes"),
+               Sample(ITEM, "x" * (RewardConfig().text_bytes + 1))]
+    with Scorer(RewardConfig(workers=1)) as scorer:
+        futures = scorer.submit_many(samples)
+        assert futures[3].done()  # over the limit: answered at once, never sent
+        in_order = [f.result(60).status for f in futures]
+        again = asyncio.run(scorer.score_many_async(samples))
+        assert [r.status for r in again] == in_order
+        assert [r.reward for r in again[:2]] == [1.0, 0.0]
+        assert asyncio.run(scorer.score_many_async([])) == []

@@ -47,7 +47,7 @@ from causal_oracle.oracle.explain import (
     explain_dot,
     explain_json,
     explain_text,
-    path_text,
+    reason_line,
 )
 from causal_oracle.oracle.labels import Verdict, label
 from causal_oracle.oracle.outcome import Outcome
@@ -111,24 +111,9 @@ class VerifyResult:
         v, cert = self.verdict, self.verdict.certificate
         if v.relation == Outcome.INCONSISTENT:
             return self.analysis.conflicts[0].message
-
-        def witness(w: tuple[tuple[int, ...], ...]) -> str:
-            return " and ".join(path_text(self.premise, p) for p in w)
-
-        if v.relation == Outcome.NEUTRAL:
-            w = cert.witnesses[0]
-            assert w is not None
-            some = "some" if v.holds_in is None else v.holds_in
-            return (f"holds in {some} of {v.class_size} members, e.g. "
-                    f"{dag_text(self.premise, cert.members[0])} (via {witness(w)}), but not in "
-                    f"{dag_text(self.premise, cert.members[1])}")
-        if v.relation == Outcome.ENTAILMENT:
-            w = cert.witnesses[0]
-            assert w is not None
-            return (f"holds in all {v.class_size} member(s) of the class, e.g. via "
-                    f"{witness(w)} in {dag_text(self.premise, cert.members[0])}")
-        return (f"holds in none of the {v.class_size} member(s) of the class, e.g. not in "
-                f"{dag_text(self.premise, cert.members[0])}")
+        return reason_line(self.premise, v.relation, v.class_size, v.holds_in,
+                           cert.witnesses[0],
+                           [dag_text(self.premise, m) for m in cert.members[:2]])
 
     def summary(self) -> dict[str, object]:
         v = self.verdict

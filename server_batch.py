@@ -1,0 +1,178 @@
+"""Batches on the bulk path: a premise's items go to one worker, which answers them
+off the premise's relation tables.
+
+Item by item, a new Corr2Cause item costs a certificate built and re-checked (about
+100 µs once its class is known).  Grouped by premise, a batch costs one class
+derivation per premise and a table look-up per item (``entry.bulk.verify_fast_many``),
+and answers exactly what ``Verify`` answers for each item.  Two halves:
+
+* the server's, ``jobs``: a call's misses grouped by premise (its text, stripped:
+  the worker's caches key the parsed premise by the same text), each group pinned
+  to the worker slot its text hashes to (CRC-32), so that no two workers derive the
+  same class and the worker's table cache serves the premise's later items.  A
+  slot's groups go as jobs of about ``JOB_ITEMS`` items, in order, the slots' jobs
+  interleaved.  Items that are
+  not premise + hypothesis verifications (the ``input`` layout, Answer items) go in
+  chunks to whichever worker is free, as before;
+* the worker's, ``bulk_answers``: each run of consecutive items of one premise and
+  profile that ask for the label (with no model answer, explanation or full
+  certificate; a summary certificate is given) is answered together under one
+  budget — the solver budget, or the time left before the items' deadline when
+  that is shorter.  An item the bulk
+  labeller leaves (unreadable, over a limit, an inconsistent premise, a class too
+  large to list, ...) and every other item take the per-item path, with its own
+  budget and its own error; a run whose budget ran out gives each of its items
+  that error (the per-item path would only run out again, once per item).
+
+Results keep the request's order: the server puts each job's results back where its
+items came from.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+from causal_oracle import entry as svc
+from causal_oracle.entry import BudgetExceeded, Profile, budget
+from causal_oracle.entry.bulk import verify_fast_many
+from causal_oracle.proto import pack
+from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
+
+JOB_ITEMS = 1024  # a slot's job is cut after the group that reaches this many items
+
+#: a job: the slot of the worker that must answer it (None: any free one) and the
+#: positions of its items in the call's list
+Job = tuple[int | None, list[int]]
+#: a bulk answer: (ok, serialised response), the time-budget error that ended the
+#: item's run, or None (the per-item path answers it)
+Answer = tuple[bool, bytes] | BudgetExceeded | None
+
+_PROFILES = {0: Profile.CORR2CAUSE, **{
+    value: Profile(name.removeprefix("PROFILE_").lower())
+    for name, value in pb.Profile.items()
+    if value and name.removeprefix("PROFILE_").lower() in {p.value for p in Profile}
+    and name != "PROFILE_COMPELLED"}}
+#: certificate details the bulk path gives (unset means summary), explanations (none)
+_DETAILS = {pb.CERTIFICATE_DETAIL_UNSPECIFIED: True, pb.CERTIFICATE_DETAIL_SUMMARY: True,
+            pb.CERTIFICATE_DETAIL_NONE: False}
+_NO_EXPLANATION = (pb.EXPLANATION_FORMAT_UNSPECIFIED, pb.EXPLANATION_FORMAT_NONE)
+
+
+# ---- the server's half ------------------------------------------------------------------------
+
+def premise_key(kind: str, request: Any) -> str | None:
+    """The text that pins a Verify item to a worker (None: any worker will do)."""
+    if kind != "verify" or request.input or not request.premise or not request.hypothesis:
+        return None
+    return str(request.premise.strip())
+
+
+def slot_of(key: str, workers: int) -> int:
+    """The worker slot of a premise (stable across calls and restarts)."""
+    return zlib.crc32(key.encode("utf-8", "surrogatepass")) % workers
+
+
+def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int) -> list[Job]:
+    """``requests`` cut into jobs: each premise's items to its slot, in jobs of about
+    ``JOB_ITEMS`` (a premise's items together, in request order); the rest in chunks
+    of ``chunk`` for any worker."""
+    groups: dict[str, list[int]] = {}  # premise text → positions, first seen first
+    loose: list[int] = []
+    for k, request in enumerate(requests):
+        key = premise_key(kind, request)
+        if key is None:
+            loose.append(k)
+        else:
+            groups.setdefault(key, []).append(k)
+    by_slot: dict[int, list[list[int]]] = {}  # slot → its jobs, the last one filling
+    for key, positions in groups.items():
+        slot_jobs = by_slot.setdefault(slot_of(key, workers), [[]])
+        if len(slot_jobs[-1]) >= JOB_ITEMS:
+            slot_jobs.append([])
+        slot_jobs[-1].extend(positions)
+    # the slots' jobs interleaved, so that the first jobs in flight are one per slot
+    # (a job whose worker is busy while another idles would take that one)
+    out: list[Job] = [(slot, slot_jobs[k]) for k in range(max(map(len, by_slot.values()),
+                                                              default=0))
+                      for slot, slot_jobs in by_slot.items() if k < len(slot_jobs)]
+    out.extend((None, loose[k:k + chunk]) for k in range(0, len(loose), chunk))
+    return out
+
+
+# ---- the worker's half ------------------------------------------------------------------------
+
+def _bulk_key(data: bytes) -> tuple[str, Profile, str, bool] | None:
+    """(premise, profile, hypothesis, with a summary certificate) of an item the bulk
+    path may answer."""
+    try:
+        request = pb.VerifyRequest.FromString(data)
+    except Exception:
+        return None  # the per-item path reports it
+    options = request.options
+    profile = _PROFILES.get(options.profile)
+    summary = _DETAILS.get(options.certificate_detail)
+    if (profile is None or summary is None or request.input or not request.premise
+            or not request.hypothesis or request.HasField("model_answer")
+            or options.explanation_format not in _NO_EXPLANATION):
+        return None
+    return request.premise, profile, request.hypothesis, summary
+
+
+def bulk_answers(service: svc.Service, items: Sequence[tuple[bytes, float | None]]
+                 ) -> list[Answer]:
+    """Per Verify item (serialised request, deadline), its bulk answer (see the module
+    docstring)."""
+    keys = [_bulk_key(data) for data, _ in items]
+    out: list[Answer] = [None] * len(items)
+    start = 0
+    while start < len(items):
+        key, end = keys[start], start + 1
+        if key is not None:
+            while (end < len(items) and keys[end] is not None
+                   and keys[end][:2] == key[:2]):  # type: ignore[index]
+                end += 1
+            if end - start > 1:
+                out[start:end] = _run(service, key[0], key[1],
+                                      [k[2:] for k in keys[start:end]],  # type: ignore[index]
+                                      [d for _, d in items[start:end]])
+        start = end
+    return out
+
+
+def _run(service: svc.Service, premise: str, profile: Profile,
+         asked: list[tuple[str, bool]], deadlines: list[float | None]) -> list[Answer]:
+    """One premise's run of items (hypothesis, with a summary certificate) under one
+    budget."""
+    hypotheses = [h for h, _ in asked]
+    seconds = service.limits.budget_s
+    if all(d is not None for d in deadlines):
+        left = min(d for d in deadlines if d is not None) - time.time()
+        seconds = left if seconds is None else min(seconds, left)
+    if seconds is not None and seconds <= 0:
+        return [None] * len(hypotheses)  # the per-item path says the deadline passed
+    try:
+        with budget(seconds) as scope:
+            results = verify_fast_many(service, premise, hypotheses, profile)
+        if scope is not None and not any(results) and scope.exceeded():
+            raise BudgetExceeded(f"the time budget of {scope.seconds:g} s was exceeded")
+    except BudgetExceeded as error:
+        return [error] * len(hypotheses)
+    except Exception:  # memory, recursion, a bug: each item's own path reports it
+        return [None] * len(hypotheses)
+    out: list[Answer] = []
+    for r, (_, summary) in zip(results, asked, strict=True):
+        if r is None:
+            out.append(None)
+            continue
+        response = pack.verify_response(r.summary(), r.profile.value, r.variables,
+                                        r.verdict.kind.value)
+        if summary:
+            response.certificate.CopyFrom(pack.summary_certificate(r.certificate()))
+        out.append((True, response.SerializeToString()))
+    return out
+
+
+__all__ = ["JOB_ITEMS", "Answer", "Job", "bulk_answers", "jobs", "premise_key", "slot_of"]

@@ -32,7 +32,7 @@ the CLI, ``audit``, ``eval``, the harness plug-ins and the gRPC ``Answer`` call 
 
     >>> from causal_oracle.entry import REGISTRY
     >>> [f.name for f in REGISTRY]
-    ['corr2cause++', 'cladder', 'corr2cause', 'clear', 'ie', 'cibench']
+    ['calm', 'corr2cause++', 'cladder', 'corr2cause', 'clear', 'ie', 'cibench']
     >>> REGISTRY.get("ba").name, REGISTRY.get("CLEAR").name
     ('cibench', 'clear')
     >>> REGISTRY.select("Premise: …\\nHypothesis: A directly causes B.").name

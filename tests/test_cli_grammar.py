@@ -49,6 +49,8 @@ def _prompts() -> dict[str, str]:
         "corr2cause++": json.loads((DATA / "corr2causepp" / "sample.json")
                                    .read_text("utf-8"))[0],
         "corr2cause": {"input": join_input(P3, "A directly causes C."), "label": 1},
+        "calm": {**_first(DATA / "calm" / "lite_sample" / "CEI-B_0.6-UC_EN.json"),
+                 "task": "CEI-B_0.6-UC_EN"},
     }
     out = {}
     for family, row in rows.items():

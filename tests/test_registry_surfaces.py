@@ -47,6 +47,10 @@ def _rows() -> dict[str, list[dict[str, Any]]]:
         "ie": _jsonl(EXAMPLES / "ie_sample.jsonl", 2),
         "clear": _jsonl(DATA / "clear" / "items_subset.jsonl", 2),
         "cladder": _cladder_rows(),
+        "calm": [{**_jsonl(DATA / "calm" / "lite_sample" / "CEI-B_0.2-UC_EN.json", 1)[0],
+                  "task": "CEI-B_0.2-UC_EN"},
+                 {**_jsonl(DATA / "calm" / "lite_sample" / "BAS-C_min-BAS_CN.json", 1)[0],
+                  "task": "BAS-C_min-BAS_CN"}],
         "toy": [{"toy": "Toy: is 3 + 4 even?", "even": "no"},
                 {"toy": "Toy: is 10 + 12 even?", "even": "no"}],  # the second gold is wrong
     }

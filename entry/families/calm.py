@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from causal_oracle.entry.audit_record import Facet
 from causal_oracle.entry.audit_record import Outcome as Audit
+from causal_oracle.entry.families.calm_cladder import PART as CLADDER
 from causal_oracle.entry.families.calm_graph import PART as GRAPH
 from causal_oracle.entry.families.calm_part import DEGENERATE, CalmPart, CalmQuestion
 from causal_oracle.entry.registry import (
@@ -48,6 +49,7 @@ NAME = "calm"
 #: the parts, one line each; a task id belongs to exactly one
 PARTS: tuple[CalmPart[Any, Any], ...] = (
     GRAPH,
+    CLADDER,
 )
 
 _SUFFIXES = {"_EN": Lang.EN, "_CN": Lang.CN}

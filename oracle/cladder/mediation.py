@@ -145,8 +145,17 @@ def _omega(part: _Part, point: Mapping[int, Fraction]) -> Fraction | None:
 
 
 def _span(poly: Poly, box: Box) -> tuple[Fraction, Fraction]:
-    low, high = poly_bounds(poly, {s: box[s] for s in poly.symbols()})
-    return low.value, high.value
+    """Exact range of a small multilinear polynomial over a box: its vertices (a
+    multilinear function is extreme at one), evaluated exactly; at most a few symbols."""
+    symbols = sorted(poly.symbols())
+    if len(symbols) > 6:
+        low, high = poly_bounds(poly, {s: box[s] for s in symbols})
+        return low.value, high.value
+    values = [poly.value({s: box[s][k] for s, k in zip(symbols, corner, strict=True)})
+              for corner in itertools.product((0, 1), repeat=len(symbols))
+              if all(box[s][0] != box[s][1] or k == 0
+                     for s, k in zip(symbols, corner, strict=True))]
+    return min(values), max(values)
 
 
 def _relaxed(parts: Sequence[_Part], cell: Box, qbox: Box, fixed: Sequence[int]

@@ -24,7 +24,7 @@ from causal_oracle.oracle.calm.model import Lang
 from causal_oracle.parser.calm_prompt import Style
 from causal_oracle.parser.errors import ParseError
 
-DATA = Path(__file__).parent / "data" / "calm"
+DATA = Path(__file__).parent / "data" / "calm_cladder"
 FILES = sorted(p for folder in ("lite_sample", "full_sample")
                for p in (DATA / folder).glob("*.json") if p.stem.rsplit("_", 1)[0] in KINDS)
 HINT = {Lang.EN: "Your former answer is: ", Lang.CN: "之前的答案是："}

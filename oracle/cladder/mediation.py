@@ -23,11 +23,21 @@ P(m | x, U=1), falls with P(m | x, U=0)); since a ≥ 0 the largest objective ta
 each c_u at its top, and the feasible set over all ω in the interval is the union of
 four polygons (the constraint value is linear in ω, so some ω fits iff
 min(f_ωlo, f_ωhi) ≤ hi and max(f_ωlo, f_ωhi) ≥ lo).  That relaxation encloses the
-quantity on the cell.  ``mediation_bounds`` splits the cell whose relaxation is
-furthest from the best value found inside (exact programs at cell corners and
-centres) until the two meet within ``TOLERANCE`` or ``MAX_CELLS`` cells; the outer
-range is the relaxation over the final partition, the inner range is attained by the
-witness models.
+quantity on the cell.  Two things keep it tight: a program whose objective is a
+multiple k of its own weights (the NDE's X=0 term) is exactly k · P(m | x) ·
+P(Y=1 | x, m), a multilinear polynomial bounded at its vertices; and an upstream number
+that enters only objectives (P(M | X=0, U) for the NDE, P(M | X=1, U) for the NIE)
+enters them affinely, so the largest (smallest) value is convex (concave) in it and is
+taken at its two ends exactly rather than relaxed.
+
+``mediation_bounds`` first solves the exact programs at the printed numbers (the
+witnesses that reproduce them), then at the corners of the upstream box, then splits
+the cell whose relaxation lies furthest from the best value found inside (an exact
+program at each new cell's centre), halving its widest ω-number, until no breakpoint of
+the rule lies in the outer range, or witnesses lie strictly on both sides of every one
+inside it, or the two ranges meet within ``TOLERANCE``, or ``MAX_CELLS`` cells; the
+outer range is the relaxation over the final partition, the inner range is attained by
+the witness models.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from causal_oracle.entry import InputError, Service
 from causal_oracle.entry.families.calm import FAMILY, record_row
@@ -158,3 +160,22 @@ def test_replies_are_graded_in_both_languages() -> None:
     verdict = FAMILY.judge(q_cn, s_cn, FAMILY.read_reply(q_cn, "答案：是"))
     assert verdict.correct is None and not verdict.gradable  # no graph: nothing certified
     assert FAMILY.render(q_cn, s_cn).text == "undetermined (graph_missing_from_prompt)"
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.integers(0, 10_000), st.integers(0, 10_000), st.text(max_size=12))
+def test_a_damaged_prompt_is_read_or_refused_never_crashes(cut: int, at: int,
+                                                          noise: str) -> None:
+    """Any real prompt with noise spliced in: an answer that checks, or an
+    ``InputError`` — never another exception."""
+    path = FILES[cut % len(FILES)]
+    task, lang_name = path.stem.rsplit("_", 1)
+    record = records(path)[at % 10]
+    text = rendered(task, Lang(lang_name), list(Style)[at % len(Style)], record)
+    where = at % (len(text) + 1)
+    damaged = text[:where] + noise + text[where + len(noise) // 2:]
+    try:
+        question = FAMILY.parse(damaged, Options())
+        FAMILY.check(question, FAMILY.solve(question))
+    except InputError:
+        pass

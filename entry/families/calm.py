@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from causal_oracle.entry.audit_record import Facet
 from causal_oracle.entry.audit_record import Outcome as Audit
+from causal_oracle.entry.families.calm_cladder import PART as CLADDER
 from causal_oracle.entry.families.calm_effects import PART as EFFECTS
 from causal_oracle.entry.families.calm_graph import PART as GRAPH
 from causal_oracle.entry.families.calm_part import DEGENERATE, CalmPart, CalmQuestion
@@ -51,6 +52,7 @@ NAME = "calm"
 PARTS: tuple[CalmPart[Any, Any], ...] = (
     GRAPH,
     EFFECTS,
+    CLADDER,
 )
 
 _SUFFIXES = {"_EN": Lang.EN, "_CN": Lang.CN}

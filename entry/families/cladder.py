@@ -118,6 +118,26 @@ def _verdict(solution: CladderSolution) -> str:
     return solution.outcome.value
 
 
+def _partial_data(question: CladderQuestion, p: Any) -> dict[str, Any]:
+    """The partial-identification certificate as JSON: the method, the outer range and
+    the witness models (each its value and parameters)."""
+    g = question.graph
+
+    def model(w: Any) -> dict[str, Any]:
+        params = {}
+        for (v, values), prob in w.cpts:
+            given = ", ".join(f"{g.names[u]}={b}" for u, b in zip(g.parents_of(v), values,
+                                                                   strict=True))
+            params[f"P({g.names[v]}=1{' | ' + given if given else ''})"] = str(prob)
+        for (rx, ry), prob in w.types:
+            params[f"type(r_x={rx}, r_y={ry})"] = str(prob)
+        return {"value": str(w.value), "model": params}
+
+    return {"method": p.method.value, "lower": str(p.lower), "upper": str(p.upper),
+            "witnesses": {"low": model(p.low), "high": model(p.high),
+                          "exact_low": model(p.exact_low), "exact_high": model(p.exact_high)}}
+
+
 class Cladder(Family[CladderQuestion, CladderSolution]):
     """CLadder questions (DESIGN.md §3.6)."""
 
@@ -173,6 +193,8 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
                 "quantity": first.quantity, "identification": first.strategy,
                 "formula": first.formula, "bounds": bounds, "flags": list(solution.flags),
                 "readings": len(question.readings)}
+        if first.partial is not None and len(solution.findings) == 1:
+            data["partial"] = _partial_data(question, first.partial)
         return Rendered(data, _verdict(solution))
 
     def explain(self, question: CladderQuestion, solution: CladderSolution) -> str:

@@ -77,7 +77,7 @@ def answer(rule: Rule, polarity: bool, v: Fraction, named: int = 1) -> bool:
     return (v > HALF) == (polarity == (named == 1))
 
 
-def _breakpoints(rule: Rule) -> tuple[Fraction, ...]:
+def breakpoints(rule: Rule) -> tuple[Fraction, ...]:
     if rule is Rule.THRESHOLD:
         return (-THRESHOLD, THRESHOLD)
     if rule in (Rule.SIGN, Rule.EFFECT):
@@ -88,7 +88,7 @@ def _breakpoints(rule: Rule) -> tuple[Fraction, ...]:
 def probe_points(rule: Rule, lo: Fraction, hi: Fraction) -> list[Fraction]:
     """The values at which the rule's answer over [lo, hi] can be read off: the ends,
     each breakpoint inside, and a point between each consecutive pair."""
-    points = sorted({lo, hi, *(b for b in _breakpoints(rule) if lo < b < hi)})
+    points = sorted({lo, hi, *(b for b in breakpoints(rule) if lo < b < hi)})
     mids = [(a + b) / 2 for a, b in zip(points, points[1:], strict=False)]
     return sorted(set(points) | set(mids))
 
@@ -96,7 +96,7 @@ def probe_points(rule: Rule, lo: Fraction, hi: Fraction) -> list[Fraction]:
 def decide(rule: Rule, polarity: bool, lo: Fraction, hi: Fraction, named: int = 1
            ) -> bool | None:
     """The answer when it is the same for every v in [lo, hi], else None."""
-    if not any(lo <= b <= hi for b in _breakpoints(rule)):  # one piece: read it anywhere
+    if not any(lo <= b <= hi for b in breakpoints(rule)):  # one piece: read it anywhere
         return answer(rule, polarity, lo, named)
     answers = {answer(rule, polarity, v, named) for v in probe_points(rule, lo, hi)}
     return answers.pop() if len(answers) == 1 else None
@@ -113,4 +113,5 @@ def witness(rule: Rule, polarity: bool, lo: Fraction, hi: Fraction, named: int =
     return None
 
 
-__all__ = ["HALF", "THRESHOLD", "Rule", "answer", "decide", "probe_points", "witness"]
+__all__ = ["HALF", "THRESHOLD", "Rule", "answer", "breakpoints", "decide", "probe_points",
+           "witness"]

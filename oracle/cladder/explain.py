@@ -60,6 +60,8 @@ def _statement(graph: Graph, reading: Reading, i: int) -> str:
 def _estimand_words(graph: Graph, reading: Reading, finding: Finding) -> list[str]:
     q = reading.query
     lines = [f"Question (rung {q.kind.rung}, {q.kind.value}): {finding.quantity}."]
+    if finding.partial is not None:
+        return lines + _partial_words(finding)
     if finding.reason is not None and finding.reason.value == "not identifiable":
         lines.append(f"Not identifiable from the text: {finding.why}.")
         return lines
@@ -89,6 +91,23 @@ def _estimand_words(graph: Graph, reading: Reading, finding: Finding) -> list[st
         probe = "" if finding.probe is None else f" (e.g. at {_number(finding.probe)})"
         lines.append(f"The answer changes inside the intervals{probe}: undetermined "
                      "(rounding).")
+    return lines
+
+
+def _partial_words(finding: Finding) -> list[str]:
+    p = finding.partial
+    assert p is not None
+    lines = [f"Not point-identified: {finding.why.split('; ')[0]}.",
+             f"Bounds over every model consistent with the text ({p.method.value}): "
+             f"between {_number(p.lower)} and {_number(p.upper)} (exact rationals); models "
+             f"within the printed intervals reach {_number(p.low.value)} and "
+             f"{_number(p.high.value)}, models reproducing the printed numbers "
+             f"{_number(p.exact_low.value)} and {_number(p.exact_high.value)}."]
+    if finding.rule is not None:
+        lines.append(f"Rule: {finding.rule.text}.")
+    if finding.reason is not None:
+        lines.append(f"Two models consistent with the text answer differently: undetermined "
+                     f"({finding.reason.value}).")
     return lines
 
 

@@ -12,6 +12,13 @@ the solver
    points with different answers), or ``not identifiable`` when the stated quantities
    do not determine the query.
 
+A query that is not point-identified is then bounded over every model consistent
+with the text (``bound``: ETT under confounding, IV effects, the arrowhead's natural
+effects; ``partial``, ``mediation``) and decided when the rule gives one answer over
+the whole range; otherwise it is undetermined with two witness models whose answers
+differ: ``not identifiable`` when both reproduce the printed numbers exactly,
+``rounding`` when they need the printed intervals.
+
 ``backadj`` is decided from the graph alone: each method's set is checked against the
 backdoor criterion; when both are valid the question's preference is not "more
 correct" (answer "no", flagged ``both_methods_valid``).  A deterministic counterfactual
@@ -41,8 +48,9 @@ from fractions import Fraction
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.cladder.bounds import Extreme, joint_bounds, poly_bounds
 from causal_oracle.oracle.cladder.criteria import backdoor_path, backdoor_valid
-from causal_oracle.oracle.cladder.decide import Rule, decide, witness
+from causal_oracle.oracle.cladder.decide import Rule, answer, breakpoints, decide, witness
 from causal_oracle.oracle.cladder.identify import Estimand, NotIdentifiable, identify
+from causal_oracle.oracle.cladder.mediation import mediation_bounds
 from causal_oracle.oracle.cladder.model import (
     CladderQuestion,
     Connective,
@@ -54,6 +62,7 @@ from causal_oracle.oracle.cladder.model import (
     Reading,
     Stated,
 )
+from causal_oracle.oracle.cladder.partial import PartialBounds, ett_bounds, iv_bounds
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.memo import memoised
 
@@ -61,6 +70,8 @@ BOTH_VALID = "both_methods_valid"
 NEITHER_VALID = "neither_method_valid"
 CONTRADICTING_PREMISE = "contradicting_premise"
 AMBIGUOUS_TEXT = "ambiguous_text"
+#: the outer bounds straddle the rule's breakpoint but no two witness models were found
+BOUNDS_INCONCLUSIVE = "bounds_inconclusive"
 
 
 class Outcome(StrEnum):
@@ -118,6 +129,7 @@ class Finding:
     factual: tuple[int | None, ...] = ()
     counterfactual: tuple[int | None, ...] = ()
     flags: tuple[str, ...] = ()
+    partial: PartialBounds | None = None
 
 
 @dataclass(frozen=True)
@@ -154,6 +166,9 @@ def _estimand_finding(graph: Graph, reading: Reading) -> Finding:
     polarity = query.polarity
     named = query.outcome[1]
     if isinstance(found, NotIdentifiable):
+        partial = _partial(graph, reading.statements, unworded)
+        if partial is not None:
+            return _partial_finding(found, partial, query, rule)
         return Finding(Outcome.UNDETERMINED, Reason.NOT_IDENTIFIABLE, query.kind,
                        found.quantity, why=found.why, rule=rule, polarity=polarity,
                        named=named)
@@ -170,6 +185,64 @@ def _estimand_finding(graph: Graph, reading: Reading) -> Finding:
                        why="the answer changes inside the printed intervals",
                        **base)  # type: ignore[arg-type]
     return Finding(Outcome.of(verdict), None, **base)  # type: ignore[arg-type]
+
+
+def bound(graph: Graph, statements: tuple[Stated, ...], query: Query,
+          breaks: Sequence[Fraction] = ()) -> PartialBounds | None:
+    """The range of a query that is not point-identified over every model consistent
+    with the text, for the graphs ``partial`` and ``mediation`` know (ETT under
+    confounding, IV, the arrowhead's natural effects); None for any other.  ``breaks``:
+    the rule's breakpoints, where the arrowhead's refinement may stop early."""
+    if query.kind is QueryType.ETT:
+        return ett_bounds(graph, statements, query)
+    if query.kind is QueryType.ATE:
+        return iv_bounds(graph, statements, query)
+    if query.kind in (QueryType.NDE, QueryType.NIE):
+        return mediation_bounds(graph, statements, query, breaks)
+    return None
+
+
+@memoised(limit=8192)
+def _partial(graph: Graph, statements: tuple[Stated, ...], query: Query
+             ) -> PartialBounds | None:
+    return bound(graph, statements, query, breakpoints(_RULES[query.kind]))
+
+
+def _partial_finding(found: NotIdentifiable, partial: PartialBounds, query: Query,
+                     rule: Rule) -> Finding:
+    """Decide a query that is not point-identified by its range over every model
+    consistent with the text (``partial``): decided when the rule gives one answer over
+    the whole outer range; else undetermined, ``not identifiable`` when two models that
+    reproduce the printed numbers exactly answer differently, ``rounding`` when two
+    models within the printed intervals do."""
+    polarity = query.polarity
+    base = dict(kind=query.kind, quantity=found.quantity,
+                strategy=f"sharp bounds: {partial.method.value}",
+                formula=f"[{partial.lower}, {partial.upper}] over every model consistent "
+                        "with the text", rule=rule, polarity=polarity, named=1,
+                lower=Extreme(partial.lower, ()), upper=Extreme(partial.upper, ()),
+                partial=partial)
+    verdict = decide(rule, polarity, partial.lower, partial.upper)
+    if verdict is not None:
+        return Finding(Outcome.of(verdict), None, why=found.why,
+                       **base)  # type: ignore[arg-type]
+
+    def differ(a: Fraction, b: Fraction) -> bool:
+        return answer(rule, polarity, a) != answer(rule, polarity, b)
+
+    if differ(partial.exact_low.value, partial.exact_high.value):
+        return Finding(Outcome.UNDETERMINED, Reason.NOT_IDENTIFIABLE,
+                       why=f"{found.why}; models reproducing the printed numbers give "
+                           f"{partial.exact_low.value} and {partial.exact_high.value}, "
+                           "with different answers", **base)  # type: ignore[arg-type]
+    if differ(partial.low.value, partial.high.value):
+        return Finding(Outcome.UNDETERMINED, Reason.ROUNDING, probe=partial.high.value,
+                       why=f"models within the printed intervals give {partial.low.value} "
+                           f"and {partial.high.value}, with different answers",
+                       **base)  # type: ignore[arg-type]
+    return Finding(Outcome.UNDETERMINED, Reason.NOT_IDENTIFIABLE, flags=(BOUNDS_INCONCLUSIVE,),
+                   why=f"{found.why}; the bounds [{partial.lower}, {partial.upper}] straddle "
+                       "the rule's breakpoint", **base)  # type: ignore[arg-type]
 
 
 def _bounds(estimand: Estimand, statements: tuple[Stated, ...]) -> tuple[Extreme, Extreme]:
@@ -313,6 +386,6 @@ def solve(question: CladderQuestion) -> CladderSolution:
     return CladderSolution(Outcome.UNDETERMINED, reason, tuple(findings), flags, detail)
 
 
-__all__ = ["AMBIGUOUS_TEXT", "BOTH_VALID", "CONTRADICTING_PREMISE", "NEITHER_VALID",
-           "CladderSolution", "Finding", "Outcome", "Reason", "evaluate", "solve",
-           "solve_reading"]
+__all__ = ["AMBIGUOUS_TEXT", "BOTH_VALID", "BOUNDS_INCONCLUSIVE", "CONTRADICTING_PREMISE",
+           "NEITHER_VALID", "CladderSolution", "Finding", "Outcome", "Reason", "bound",
+           "evaluate", "solve", "solve_reading"]

@@ -61,6 +61,7 @@ from causal_oracle.oracle.cladder.check.derive import (
     unworded,
 )
 from causal_oracle.oracle.cladder.check.models import Numbers, Value, exact, extremes
+from causal_oracle.oracle.cladder.check.partial import check_bound, check_witnesses
 from causal_oracle.oracle.cladder.model import (
     CladderQuestion,
     Graph,
@@ -172,8 +173,39 @@ def _choose(derived: list[Derived], finding: Any) -> Derived:
                               f"checker finds valid ({[(d.how, d.adjustment) for d in derived]})")
 
 
+def _partially_identified(graph: Graph, reading: Reading, finding: Any) -> None:
+    """A query the solver bounds over every model consistent with the text: a decided
+    answer needs the checker's own outer range to decide it; an undetermined one two
+    witness models with different verdicts (``check.partial``)."""
+    q = reading.query
+    derived = derive(graph, reading)
+    if not isinstance(derived, str):
+        raise CertificateRejected(f"the checker identifies the query ({derived[0].how}) but "
+                                  "the solver only bounds it")
+
+    def says(v: Fraction) -> bool:
+        return _says_yes(q.kind, q.polarity, v, q.outcome[1])
+
+    outcome = str(finding.outcome)
+    if outcome == "undetermined" and "bounds_inconclusive" not in finding.flags:
+        check_witnesses(graph, reading, finding, says)
+        return
+    lo, hi = check_bound(graph, reading, finding)
+    if (lo, hi) != (finding.lower.value, finding.upper.value):
+        raise CertificateRejected(f"bounds differ: solver [{finding.lower.value}, "
+                                  f"{finding.upper.value}], checker [{lo}, {hi}]")
+    verdict = _verdict(q.kind, q.polarity, lo, hi, q.outcome[1])
+    expected = "undetermined" if verdict is None else ("yes" if verdict else "no")
+    if expected != outcome:
+        raise CertificateRejected(f"the rule gives {expected} over [{lo}, {hi}], the solver "
+                                  f"{outcome}")
+
+
 def _estimand(graph: Graph, reading: Reading, finding: Any) -> None:
     q = reading.query
+    if getattr(finding, "partial", None) is not None:
+        _partially_identified(graph, reading, finding)
+        return
     kind = q.kind
     outcome, reason = str(finding.outcome), finding.reason
     derived = derive(graph, reading)

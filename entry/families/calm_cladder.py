@@ -1,0 +1,202 @@
+"""The CaLM part for CaLM's CLadder-derived tasks: backdoor sets, collider bias,
+correlation, explaining away, deterministic counterfactuals.
+
+A CaLM item of these tasks is a CLadder question in CaLM's template
+(``parser.calm_cladder``); this part maps it onto the CLadder family's own reader
+(``parser.cladder``), solver (``oracle.cladder.solve``) and independent checker
+(``oracle.cladder.check``) — nothing of CLadder is copied.  What CaLM adds:
+
+* the task must be the one the CLadder question asks (``BAS-B_backadj`` a ``backadj``
+  question, …), else ``InputError``;
+* a prompt rendered without its graph (every Chinese prompt and the English full set:
+  CaLM's template drops the record's ``background``) is **undetermined** with the cause
+  ``graph_missing_from_prompt`` — never guessed;
+* answers are written as CaLM expects them ("Yes"/"No", "是"/"否") and the gold
+  ``gt_answer`` is "yes"/"no";
+* audit causes: ``graph_missing_from_prompt``, ``other_valid_adjustment_set`` (a
+  ``backadj`` question whose two sets are both valid: ambiguous),
+  ``contradicting_counterfactual_premise``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from causal_oracle.entry.families.calm_part import GRAPH_MISSING, CalmPart, CalmQuestion
+from causal_oracle.entry.registry import GoldJudgement, Judgement, Rendered
+from causal_oracle.oracle.calm.model import Lang
+from causal_oracle.oracle.cladder.explain import explain as explain_cladder
+from causal_oracle.oracle.cladder.model import CladderQuestion, QueryType
+from causal_oracle.oracle.cladder.solve import (
+    BOTH_VALID,
+    CONTRADICTING_PREMISE,
+    CladderSolution,
+    Outcome,
+    solve,
+)
+from causal_oracle.oracle.errors import CertificateRejected, InputError
+from causal_oracle.parser import calm_cladder as read
+from causal_oracle.parser.calm_reply import read_yes_no
+from causal_oracle.parser.cladder import parse_cladder
+
+#: CaLM's task id → the CLadder query type it asks
+KINDS: Mapping[str, QueryType] = {
+    "BAS-B_backadj": QueryType.BACKADJ, "CB-B_collider-bias": QueryType.COLLIDER_BIAS,
+    "CORR-B_correlation": QueryType.CORRELATION, "EAE-B_exp-away": QueryType.EXP_AWAY,
+    "CR-B_det-counterfactual": QueryType.DET_COUNTERFACTUAL}
+_YES_NO = {Lang.EN: {True: "Yes", False: "No"}, Lang.CN: {True: "是", False: "否"}}
+OTHER_VALID_SET = "other_valid_adjustment_set"
+CONTRADICTING = "contradicting_counterfactual_premise"
+
+
+@dataclass(frozen=True, slots=True)
+class CladderFormal:
+    """The part's formal question: the CLadder question, or what the text lacks."""
+
+    question: CladderQuestion | None
+    missing: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CladderAnswer:
+    """The CLadder solution (None when the text lacks what the question needs)."""
+
+    solution: CladderSolution | None
+    missing: str | None = None
+
+    @property
+    def decided(self) -> bool | None:
+        if self.solution is None or self.solution.outcome is Outcome.UNDETERMINED:
+            return None
+        return self.solution.outcome is Outcome.YES
+
+
+class CladderPart(CalmPart[CladderFormal, CladderAnswer]):
+    """CaLM's five CLadder-derived tasks (module docstring)."""
+
+    name = "cladder"
+    tasks = tuple(KINDS)
+    openers: ClassVar[Mapping[Lang, tuple[str, ...]]] = read.OPENERS
+    binary = True
+
+    # -- reading ---------------------------------------------------------------------
+    def recognise(self, text: str, lang: Lang) -> str | None:
+        if not any(o in text for o in read.OPENERS[lang]):
+            return None
+        try:
+            item = read.item_of_prompt(text, lang)
+        except InputError:
+            return None
+        return read.task_of_text(item.given_info + "\n" + item.question, lang)
+
+    def _formal(self, task: str, item: read.CladderItem) -> CladderFormal:
+        if item.missing is not None:
+            return CladderFormal(None, item.missing)
+        question = parse_cladder(item.cladder_text())
+        if question.kind is not KINDS[self.canonical(task)]:
+            raise InputError(f"the item asks a CLadder {question.kind.value} question, not "
+                             f"one of task {task}")
+        return CladderFormal(question)
+
+    def from_record(self, task: str, record: Mapping[str, Any], lang: Lang) -> CladderFormal:
+        return self._formal(task, read.item_of_record(record, lang))
+
+    def from_prompt(self, task: str, text: str, lang: Lang) -> CladderFormal:
+        return self._formal(task, read.item_of_prompt(text, lang))
+
+    def prompt(self, task: str, record: Mapping[str, Any], lang: Lang) -> str:
+        return read.render(record, lang)
+
+    def gold(self, task: str, record: Mapping[str, Any]) -> Any:
+        if "gt_answer" not in record:
+            return None
+        value = str(record["gt_answer"]).strip().casefold()
+        if value not in ("yes", "no"):
+            raise InputError(f"gt_answer {record['gt_answer']!r} is not yes or no")
+        return int(value == "yes")
+
+    # -- answering -------------------------------------------------------------------
+    def solve(self, question: CalmQuestion) -> CladderAnswer:
+        formal: CladderFormal = question.formal
+        if formal.question is None:
+            return CladderAnswer(None, formal.missing)
+        return CladderAnswer(solve(formal.question))
+
+    def check(self, question: CalmQuestion, solution: CladderAnswer) -> CladderAnswer:
+        formal: CladderFormal = question.formal
+        if formal.question is None or solution.solution is None:
+            if (formal.question is None) != (solution.solution is None):
+                raise CertificateRejected("the answer and the question disagree on whether "
+                                          "the text can be read")
+            return solution
+        from causal_oracle.oracle.cladder.check import check  # numpy, networkx: lazily
+
+        check(formal.question, solution.solution)
+        return solution
+
+    def render(self, question: CalmQuestion, solution: CladderAnswer) -> Rendered:
+        decided = solution.decided
+        if decided is not None:
+            return Rendered(decided, _YES_NO[question.lang][decided])
+        if solution.solution is None:
+            return Rendered(None, f"undetermined ({solution.missing})")
+        reason = solution.solution.reason
+        return Rendered(None, f"undetermined ({reason.value if reason else 'not decided'})")
+
+    def explain(self, question: CalmQuestion, solution: CladderAnswer) -> str:
+        formal: CladderFormal = question.formal
+        if formal.question is None or solution.solution is None:
+            return ("the prompt lacks the question's causal graph (CaLM's template drops the "
+                    "record's background): undetermined")
+        return explain_cladder(formal.question, solution.solution)
+
+    # -- grading ---------------------------------------------------------------------
+    def read_reply(self, question: CalmQuestion, text: str) -> Any:
+        return read_yes_no(text)
+
+    def judge(self, question: CalmQuestion, solution: CladderAnswer, claim: Any) -> Judgement:
+        said = _YES_NO[question.lang][bool(claim)]
+        decided = solution.decided
+        if decided is None:
+            return Judgement(None, said, "no answer is certified: "
+                             + self.render(question, solution).text, gradable=False)
+        ok = bool(claim) == decided
+        return Judgement(ok, said, "matches" if ok else "differs")
+
+    def judge_gold(self, question: CalmQuestion, solution: CladderAnswer, gold: Any
+                   ) -> GoldJudgement:
+        derived = self.render(question, solution).text
+        if gold is None:
+            return GoldJudgement(None, None, derived, reason="the record has no gold")
+        decided = solution.decided
+        if decided is None:
+            return GoldJudgement(None, gold, derived, reason=derived)
+        agree = bool(gold) == decided
+        assert solution.solution is not None
+        if BOTH_VALID in solution.solution.flags:
+            return GoldJudgement(agree, gold, derived, ambiguous=True,
+                                 reason="both adjustment sets are valid")
+        return GoldJudgement(agree, gold, derived, reason=None if agree else
+                             f"oracle: {solution.solution.outcome.value}")
+
+    def causes(self, question: CalmQuestion, solution: CladderAnswer, gold: Any
+               ) -> tuple[str, ...]:
+        if solution.solution is None:
+            return (GRAPH_MISSING,)
+        flags = solution.solution.flags
+        return tuple(c for f, c in ((BOTH_VALID, OTHER_VALID_SET),
+                                    (CONTRADICTING_PREMISE, CONTRADICTING)) if f in flags)
+
+    def derivation(self, question: CalmQuestion, solution: CladderAnswer) -> Any:
+        if solution.solution is None:
+            return {"answer": None, "missing": solution.missing}
+        s = solution.solution
+        return {"answer": s.outcome.value, "reason": s.reason.value if s.reason else None,
+                "flags": list(s.flags)}
+
+
+PART = CladderPart()
+
+__all__ = ["KINDS", "PART", "CladderAnswer", "CladderFormal", "CladderPart"]

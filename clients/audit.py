@@ -21,17 +21,19 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from causal_oracle.clients import columns as roles
-from causal_oracle.clients import readers, row_audit
+from causal_oracle.clients import readers
 from causal_oracle.clients.audit_report import AuditReport
 from causal_oracle.clients.exits import quiet_pool
 from causal_oracle.clients.row_audit import DEFAULT_COLUMNS, Columns, audit_row, table_labels
 from causal_oracle.entry import Profile
 from causal_oracle.entry.audit_record import INTERNAL, AuditRecord, failed
+from causal_oracle.entry.oracle_protocol import Oracle
 
 #: receives every record of an audit, chunk by chunk, in row order
 Sink = Callable[[list[AuditRecord]], None]
 
 CHUNK = 1000
+_PROFILES = frozenset(p.value for p in Profile)
 
 
 def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
@@ -66,14 +68,13 @@ def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | _J
 
 
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
-          verifier: Any = None) -> list[AuditRecord]:
+          verifier: Oracle | None = None) -> list[AuditRecord]:
     chunk, cols, profile = args
     fatal = getattr(verifier, "fatal_errors", ())
-    quick = Profile(profile) if verifier is None and profile in row_audit.QUICK_PROFILES \
-        else None
     rows = [(index, _decode(item) if isinstance(item, _JsonLine) else item)
             for index, item in chunk]
-    fast = table_labels(rows, cols, quick) if quick is not None else {}
+    quick = verifier is None and profile in _PROFILES
+    fast = table_labels(rows, cols, Profile(profile)) if quick else {}
     out = []
     for position, (index, row) in enumerate(rows):
         if isinstance(row, str):
@@ -114,7 +115,7 @@ def _chunks(rows: Iterator[tuple[int, dict[str, Any] | str]], cols: Columns, pro
 
 def run_audit(path: Path, *, cols: Columns = DEFAULT_COLUMNS, profile: str = "corr2cause",
               workers: int = 1, progress: Callable[[int, int, float], None] | None = None,
-              verifier: Any = None, sink: Sink | None = None) -> AuditReport:
+              verifier: Oracle | None = None, sink: Sink | None = None) -> AuditReport:
     """Audit every row of ``path``; ``workers > 1`` uses a process pool.  With a
     ``verifier`` (a service client) rows are verified through it, one process.
     ``sink`` receives every record, in row order, as its chunk completes."""

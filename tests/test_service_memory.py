@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: caches of constants, not of anything read from input: compiled grammars, the finite
 #: table of readings per (relation, form), the tests' all-DAGs reference tables, and the
 #: shipped CLadder vocabulary and its per-story phrase tables
-CONSTANT_CACHES = {("parser/grammar.py", "load_grammar"), ("entry/families/corr2cause_bulk.py", "_readings"),
+CONSTANT_CACHES = {("parser/grammar.py", "load_grammar"),
+                   ("entry/families/corr2cause_bulk.py", "_readings"),
                    ("oracle/bruteforce.py", "all_dags"), ("oracle/bruteforce.py", "_signatures"),
                    ("parser/cladder_slots.py", "grammar"),
                    ("parser/cladder_vocabulary.py", "_phrase_table"),

@@ -327,3 +327,10 @@ def test_a_family_literal_is_found_but_not_a_profile(tmp_path: Path) -> None:
                       '    return item.family == "corr2cause" or profile != "corr2cause"\n',
                       encoding="utf-8")
     assert family_literals(source, {"corr2cause"}, {"corr2cause"}) == [(2, "corr2cause")]
+
+
+def test_the_item_verbs_depend_on_the_entry_layer_only(graph: dict[str, set[str]]) -> None:
+    """``api`` (the item verbs) needs the entry layer only: the file verbs sit with their
+    engine in ``clients`` (``clients.library_files``), and the facade exports both."""
+    api = f"{PACKAGE}.api"
+    assert {_unit(m) for m in graph[api]} <= {"entry"}, sorted(graph[api])

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causal_oracle.entry.audit_record import AuditRecord, Picture
-from causal_oracle.entry.audit_record import Outcome as Audit
+from causal_oracle.entry.audit_record import record_of as outcome_of
 from causal_oracle.entry.families.corr2cause_bulk import FastVerdict
 from causal_oracle.entry.families.corr2cause_memory import Corr2CauseMemory
 from causal_oracle.entry.families.corr2cause_result import RELATIONS, VerifyResult
@@ -189,7 +189,8 @@ def quick_audit(memory: Corr2CauseMemory, family: str, rows: Sequence[tuple[int,
 def _agreeing(family: str, index: int, row: Mapping[str, Any], hypothesis_col: str,
               gold: int, gold_relation: Any, rid: Any, fast: FastVerdict) -> AuditRecord:
     """The record ``audit_fields`` would give a row whose table label agrees with gold
-    (the same fields; agree, or ambiguous when the profiles label it differently)."""
+    (the same fields; its outcome, agree or ambiguous, decided where every outcome is:
+    ``entry.audit_record.record_of``)."""
     kind = fast.kind.value
     fields = {"kind": "corr2cause", "hypothesis": row[hypothesis_col], "gold": gold,
               "gold_relation": gold_relation, "relation_kind": kind,
@@ -199,12 +200,8 @@ def _agreeing(family: str, index: int, row: Mapping[str, Any], hypothesis_col: s
               "certificate_checked": True}
     if fast.ambiguous:
         fields["ambiguous_reason"] = AMBIGUOUS
-        outcome, reason = Audit.AMBIGUOUS, AMBIGUOUS
-    else:
-        outcome, reason = Audit.AGREE, None
-    return AuditRecord(index, rid, outcome, family,
-                       {"relation": kind, "variables": str(fast.num_nodes)}, gold,
-                       fast.label, reason, None, True, [], fields)
+    return outcome_of(family, {"relation": kind, "variables": str(fast.num_nodes)}, index,
+                      rid, fields)
 
 
 __all__ = ["AMBIGUOUS", "QUICK_PROFILES", "audit_fields", "class_pictures", "quick_audit",

@@ -234,9 +234,12 @@ def main() -> None:
                     help="also audit a synthetic n=6 space of N premises × 90 items")
     args = ap.parse_args()
     results = {}
+    # with --before, this tree is imported the way the other is (through a shim), so the
+    # ratio compares code, not the editable install's import hooks
+    after = ROOT if args.before else None
     for name in ("n4", "n5_sample", "n6_sample"):
         path = DATA / f"{name}.jsonl"
-        r = _cold_audit(path, args.workers)
+        r = _cold_audit(path, args.workers, after)
         results[name] = r
         print(f"{name:<10} {r['items']:>7} items  cold {r['items'] / r['cold_s']:>9,.0f} "
               f"items/s  warm {r['items'] / r['warm_s']:>9,.0f} items/s  "
@@ -262,7 +265,7 @@ def main() -> None:
             gen = time.perf_counter() - t
             size = path.stat().st_size / 1e6
             ref = _decode_pass(path)
-            r = _cold_audit(path, args.workers, warm=False)
+            r = _cold_audit(path, args.workers, after, warm=False)
             print(f"synthetic n6: {args.synthetic_n6} premises, {items:,} items, {size:.0f} MB "
                   f"(generated in {gen:.1f} s)")
             print(f"  reference, read + JSON-decode every line, 1 process: json "

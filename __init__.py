@@ -1,7 +1,7 @@
 """causal-oracle: certified answers for causal-reasoning benchmarks.
 
-The library API is a handful of verbs (see ``causal_oracle.api`` for their full
-documentation)::
+The library API is a handful of verbs (see ``causal_oracle.api`` and, for the file
+verbs, ``causal_oracle.clients.library_files`` for their full documentation)::
 
     import causal_oracle as co
     co.verify(premise, hypothesis)        # Corr2Cause label, class, certificate
@@ -20,11 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from causal_oracle.api import (
-        AuditReport,
         BudgetExceeded,
         CertificateRejected,
         Grade,
-        GradeFileResult,
         InputError,
         OracleError,
         ParseError,
@@ -33,12 +31,16 @@ if TYPE_CHECKING:
         TaskAnswer,
         VerifyResult,
         answer,
-        audit,
         check_reasoning,
         explain,
         grade,
-        grade_file,
         verify,
+    )
+    from causal_oracle.clients.library_files import (
+        AuditReport,
+        GradeFileResult,
+        audit,
+        grade_file,
     )
 
 __version__ = "0.1.0"
@@ -74,13 +76,21 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """The public names load ``causal_oracle.api`` (and through it the entry layer) on
-    first use, so ``import causal_oracle`` costs next to nothing (PEP 562)."""
-    if name in __all__ and name != "__version__":
-        from causal_oracle import api
+#: the file verbs and their results, beside the engines that read files
+_FILE_VERBS = frozenset(("AuditReport", "GradeFileResult", "audit", "grade_file"))
 
-        value = getattr(api, name)
+
+def __getattr__(name: str) -> Any:
+    """The public names load ``causal_oracle.api`` (the item verbs, and through it the
+    entry layer) or ``causal_oracle.clients.library_files`` (the file verbs) on first
+    use, so ``import causal_oracle`` costs next to nothing (PEP 562)."""
+    if name in __all__ and name != "__version__":
+        if name in _FILE_VERBS:
+            from causal_oracle.clients import library_files as module
+        else:
+            from causal_oracle import api as module
+
+        value = getattr(module, name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'causal_oracle' has no attribute {name!r}")

@@ -59,6 +59,7 @@ from causal_oracle import entry as svc
 from causal_oracle import serve_options
 from causal_oracle.auth import interceptor as token_interceptor
 from causal_oracle.entry import BudgetExceeded, InputError
+from causal_oracle.entry.limits import MAX_BATCH_ITEMS
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.wire import (
@@ -84,7 +85,6 @@ log = logging.getLogger("causal_oracle.server")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Oracle"].full_name
 MAX_RECEIVE_BYTES = 16 * 1024 * 1024  # gRPC message limits (explicit, not the defaults)
 MAX_SEND_BYTES = 64 * 1024 * 1024
-MAX_BATCH_ITEMS = 65_536  # items in one VerifyBatch/AnswerBatch message
 STREAM_BATCH = 64  # at most this many stream items go to a worker at once
 STREAM_WINDOW = 4096  # stream items waiting for a worker (back-pressure on the reader)
 

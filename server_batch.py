@@ -3,8 +3,9 @@ off the premise's relation tables.
 
 Item by item, a new Corr2Cause item costs a certificate built and re-checked (about
 100 µs once its class is known).  Grouped by premise, a batch costs one class
-derivation per premise and a table look-up per item (``entry.bulk.verify_fast_many``),
-and answers exactly what ``Verify`` answers for each item.  Two halves:
+derivation per premise and a table look-up per item (``verify_fast_many`` of the family
+that answers premise–hypothesis pairs, ``Service.pairs()``), and answers exactly what
+``Verify`` answers for each item.  Two halves:
 
 * the server's, ``jobs``: a call's misses grouped by premise (its text, stripped:
   the worker's caches key the parsed premise by the same text), each group pinned
@@ -37,7 +38,6 @@ from typing import Any
 
 from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, Profile, budget
-from causal_oracle.entry.bulk import verify_fast_many
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 
@@ -155,7 +155,7 @@ def _run(service: svc.Service, premise: str, profile: Profile,
         return [None] * len(hypotheses)  # the per-item path says the deadline passed
     try:
         with budget(seconds) as scope:
-            results = verify_fast_many(service, premise, hypotheses, profile)
+            results = service.pairs().verify_fast_many(premise, hypotheses, profile)
         if scope is not None and not any(results) and scope.exceeded():
             raise BudgetExceeded(f"the time budget of {scope.seconds:g} s was exceeded")
     except BudgetExceeded as error:

@@ -41,13 +41,18 @@ def _cold_audit(path: Path, workers: int, before: Path | None = None,
                 warm: bool = True) -> dict[str, float]:
     """Audit ``path`` in a fresh process (``before``: with the package from that tree)."""
     code = (
-        "import json,sys,time\n"
+        "import json,os,sys,time\n"
         "from pathlib import Path\n"
         "from causal_oracle.clients.audit import run_audit\n"
+        "def cpu():\n"
+        "    t=os.times()\n"
+        "    return t.user+t.system+t.children_user+t.children_system\n"
         f"p=Path({str(path)!r})\n"
+        "c=cpu()\n"
         "t=time.perf_counter()\n"
         f"r=run_audit(p, workers={workers})\n"
         "cold=time.perf_counter()-t\n"
+        "cold_cpu=cpu()-c\n"
         "warm=cold\n"
         f"if {warm}:\n"
         "    run_audit(p, workers=1)\n"
@@ -56,7 +61,7 @@ def _cold_audit(path: Path, workers: int, before: Path | None = None,
         "    warm=time.perf_counter()-t\n"
         "s=r.summary\n"
         "print(json.dumps({'items': s.items, 'cold_s': cold, 'warm_s': warm,"
-        " 'checked': r.certificates_checked, 'agree': s.agree}))\n"
+        " 'cold_cpu_s': cold_cpu, 'checked': r.certificates_checked, 'agree': s.agree}))\n"
     )
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as shim:
@@ -203,14 +208,15 @@ def _decode_pass(path: Path) -> dict[str, float]:
         "import json,sys,time\n"
         "import orjson\n"
         f"p={str(path)!r}\n"
-        "t=time.perf_counter()\n"
+        "t=time.perf_counter(); c=time.process_time()\n"
         "with open(p,'rb') as f:\n"
         "    for line in f: json.loads(line)\n"
-        "std=time.perf_counter()-t\n"
+        "std=time.perf_counter()-t; std_cpu=time.process_time()-c\n"
         "t=time.perf_counter()\n"
         "with open(p,'rb') as f:\n"
         "    for line in f: orjson.loads(line)\n"
-        "print(json.dumps({'json_s': std, 'orjson_s': time.perf_counter()-t}))\n"
+        "print(json.dumps({'json_s': std, 'json_cpu_s': std_cpu,"
+        " 'orjson_s': time.perf_counter()-t}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
@@ -221,19 +227,30 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--before", type=Path, metavar="TREE",
-                    help="also audit the synthetic space with the package in TREE (e.g. "
-                         "`git archive <commit> | tar -x -C TREE`), for before/after")
+                    help="also audit the samples and the synthetic space with the package in "
+                         "TREE (e.g. `git archive main | tar -x -C TREE`), for before/after "
+                         "ratios measured in this run")
     ap.add_argument("--synthetic-n6", type=int, default=0, metavar="N",
                     help="also audit a synthetic n=6 space of N premises × 90 items")
     args = ap.parse_args()
     results = {}
+    # with --before, this tree is imported the way the other is (through a shim), so the
+    # ratio compares code, not the editable install's import hooks
+    after = ROOT if args.before else None
     for name in ("n4", "n5_sample", "n6_sample"):
         path = DATA / f"{name}.jsonl"
-        r = _cold_audit(path, args.workers)
+        r = _cold_audit(path, args.workers, after)
         results[name] = r
         print(f"{name:<10} {r['items']:>7} items  cold {r['items'] / r['cold_s']:>9,.0f} "
               f"items/s  warm {r['items'] / r['warm_s']:>9,.0f} items/s  "
               f"({r['checked']} certificates checked)")
+        if args.before:
+            old = _cold_audit(path, args.workers, args.before)
+            assert (old["items"], old["checked"]) == (r["items"], r["checked"]), (old, r)
+            print(f"{'':<10} before: cold {old['cold_s']:.2f} s, warm {old['warm_s']:.2f} s; "
+                  f"after / before: cold {r['cold_s'] / old['cold_s']:.2f} (CPU "
+                  f"{r['cold_cpu_s'] / old['cold_cpu_s']:.2f}), warm "
+                  f"{r['warm_s'] / old['warm_s']:.2f}")
     uncached = _uncached_rate(DATA / "n4.jsonl", 300)
     brute = _brute_force_rate(DATA / "n4.jsonl", 40)
     n4 = results["n4"]["items"] / results["n4"]["cold_s"]
@@ -248,14 +265,16 @@ def main() -> None:
             gen = time.perf_counter() - t
             size = path.stat().st_size / 1e6
             ref = _decode_pass(path)
-            r = _cold_audit(path, args.workers, warm=False)
+            r = _cold_audit(path, args.workers, after, warm=False)
             print(f"synthetic n6: {args.synthetic_n6} premises, {items:,} items, {size:.0f} MB "
                   f"(generated in {gen:.1f} s)")
             print(f"  reference, read + JSON-decode every line, 1 process: json "
                   f"{ref['json_s']:.2f} s, orjson {ref['orjson_s']:.2f} s")
             print(f"  audit, every label checked, {args.workers} workers: {r['cold_s']:.2f} s "
                   f"({items / r['cold_s']:,.0f} items/s) = {r['cold_s'] / ref['json_s']:.1f}x "
-                  f"the json pass, {r['cold_s'] / ref['orjson_s']:.1f}x the orjson pass")
+                  f"the json pass, {r['cold_s'] / ref['orjson_s']:.1f}x the orjson pass; CPU "
+                  f"{r['cold_cpu_s']:.2f} s = {r['cold_cpu_s'] / ref['json_cpu_s']:.1f}x the "
+                  f"json pass's CPU")
             one = _cold_audit(path, 1, warm=False)
             print(f"  audit, 1 process: {one['cold_s']:.2f} s ({items / one['cold_s']:,.0f} "
                   f"items/s)")
@@ -266,7 +285,8 @@ def main() -> None:
                 assert (old["items"], old["checked"]) == (r["items"], r["checked"]), (old, r)
                 print(f"  before ({args.before}), {args.workers} workers: {old['cold_s']:.2f} s "
                       f"= {old['cold_s'] / ref['json_s']:.1f}x the json pass; after / before "
-                      f"{r['cold_s'] / old['cold_s']:.2f}")
+                      f"{r['cold_s'] / old['cold_s']:.2f} (CPU "
+                      f"{r['cold_cpu_s'] / old['cold_cpu_s']:.2f})")
                 r["before_cold_s"] = old["cold_s"]
             results["synthetic_n6"] = {**r, "reference": ref}
     print(json.dumps({k: {"items_per_s_cold": round(v["items"] / v["cold_s"]),

@@ -38,6 +38,7 @@ from causal_oracle.clients.options import (
 )
 from causal_oracle.clients.outputs import atomic_output, check_outputs
 from causal_oracle.entry import Explanation, Grade, InputError, TaskAnswer, default
+from causal_oracle.entry.oracle_protocol import Oracle
 
 
 def _print_json(data: Any) -> int:
@@ -61,9 +62,17 @@ def _ask(args: argparse.Namespace, model_answer: str | None) -> TaskAnswer:
         if args.profile != "corr2cause":
             raise InputError("--profile with --server: the gRPC Answer call takes the "
                              "corr2cause profile only; use `verify --server` for others")
+        from causal_oracle.clients.remote_oracle import RemoteOracle
+
         with client(args) as remote:
-            return remote.answer_result(prompt, args.task, model_answer=model_answer)
-    return default().answer(prompt, args.task, model_answer=model_answer, profile=args.profile)
+            return _answer(RemoteOracle(remote), prompt, args, model_answer)
+    return _answer(default(), prompt, args, model_answer)
+
+
+def _answer(oracle: Oracle, prompt: str, args: argparse.Namespace,
+            model_answer: str | None) -> TaskAnswer:
+    """The answer (and the grade of ``model_answer``) from either oracle."""
+    return oracle.answer(prompt, args.task, model_answer=model_answer, profile=args.profile)
 
 
 # ---- verify -------------------------------------------------------------------------------

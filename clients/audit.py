@@ -20,18 +20,22 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import orjson
+
 from causal_oracle.clients import columns as roles
-from causal_oracle.clients import readers, row_audit
+from causal_oracle.clients import readers
 from causal_oracle.clients.audit_report import AuditReport
 from causal_oracle.clients.exits import quiet_pool
 from causal_oracle.clients.row_audit import DEFAULT_COLUMNS, Columns, audit_row, table_labels
 from causal_oracle.entry import Profile
 from causal_oracle.entry.audit_record import INTERNAL, AuditRecord, failed
+from causal_oracle.entry.oracle_protocol import Oracle
 
 #: receives every record of an audit, chunk by chunk, in row order
 Sink = Callable[[list[AuditRecord]], None]
 
 CHUNK = 1000
+_PROFILES = frozenset(p.value for p in Profile)
 
 
 def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
@@ -41,39 +45,41 @@ def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
         yield record.ref, record.row if record.row is not None else str(record.error)
 
 
-class _JsonLine(NamedTuple):
-    """A JSONL line not yet decoded: workers decode it (bytes pickle cheaply)."""
-
-    number: int
-    text: bytes
-
-
-def _decode(line: _JsonLine) -> dict[str, Any] | str:
-    record = readers.json_line(line.number, line.text)
+def _row(number: int, text: bytes) -> dict[str, Any] | str:
+    """One JSON line decoded: orjson straight to the row for the usual object line (no
+    ``Record`` in between), ``readers.json_line`` — whose reading and error messages are
+    the contract — for any other (a BOM, bad bytes, not an object, not JSON)."""
+    if text[:1] == b"{":
+        try:
+            row = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            if isinstance(row, dict):
+                return row
+    record = readers.json_line(number, text)
     return record.row if record.row is not None else str(record.error)
 
 
-def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | _JsonLine | str]]:
-    """Like ``read_rows`` but leaves JSON-lines decoding to the worker that audits the row."""
+def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """Like ``read_rows``, JSON lines decoded straight to rows (``_row``)."""
     if source.format is not readers.Format.JSONL or len(source.files) > 1:
         for record in source.records():
             yield record.ref, record.row if record.row is not None else str(record.error)
         return
     with source.files[0][0].open("rb") as handle:
         for number, line in enumerate(handle, 1):
-            if line.strip():
-                yield number, _JsonLine(number, line)
+            if line and not line.isspace():
+                yield number, _row(number, line)
 
 
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
-          verifier: Any = None) -> list[AuditRecord]:
+          verifier: Oracle | None = None) -> list[AuditRecord]:
     chunk, cols, profile = args
     fatal = getattr(verifier, "fatal_errors", ())
-    quick = Profile(profile) if verifier is None and profile in row_audit.QUICK_PROFILES \
-        else None
-    rows = [(index, _decode(item) if isinstance(item, _JsonLine) else item)
-            for index, item in chunk]
-    fast = table_labels(rows, cols, quick) if quick is not None else {}
+    rows = chunk  # (file line, decoded row or the error that kept it from being read)
+    quick = verifier is None and profile in _PROFILES
+    fast = table_labels(rows, cols, Profile(profile)) if quick else {}
     out = []
     for position, (index, row) in enumerate(rows):
         if isinstance(row, str):
@@ -114,7 +120,7 @@ def _chunks(rows: Iterator[tuple[int, dict[str, Any] | str]], cols: Columns, pro
 
 def run_audit(path: Path, *, cols: Columns = DEFAULT_COLUMNS, profile: str = "corr2cause",
               workers: int = 1, progress: Callable[[int, int, float], None] | None = None,
-              verifier: Any = None, sink: Sink | None = None) -> AuditReport:
+              verifier: Oracle | None = None, sink: Sink | None = None) -> AuditReport:
     """Audit every row of ``path``; ``workers > 1`` uses a process pool.  With a
     ``verifier`` (a service client) rows are verified through it, one process.
     ``sink`` receives every record, in row order, as its chunk completes."""
@@ -134,7 +140,7 @@ def run_audit(path: Path, *, cols: Columns = DEFAULT_COLUMNS, profile: str = "co
         if progress:
             progress(report.summary.items, total, time.perf_counter() - start)
 
-    chunks = _chunks(_raw_rows(source), cols, profile)  # type: ignore[arg-type]
+    chunks = _chunks(_raw_rows(source), cols, profile)
     if workers > 1 and verifier is None and source.unit == "line" \
             and source.format is readers.Format.JSONL:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
@@ -215,10 +221,11 @@ def _audit_range(args: tuple[_Range, Columns, str, bool]
         handle.seek(rng.start)
         data = handle.read(rng.end - rng.start)
     report = AuditReport()
-    lines: list[tuple[int, dict[str, Any] | _JsonLine | str]] = [
-        (rng.first_line + offset, _JsonLine(rng.first_line + offset, text))
-        for offset, text in enumerate(data.split(b"\n")) if text.strip()]
-    records = _work((lines, cols, profile))  # type: ignore[arg-type]
+    first = rng.first_line
+    rows: list[tuple[int, dict[str, Any] | str]] = [
+        (first + offset, _row(first + offset, text))
+        for offset, text in enumerate(data.split(b"\n")) if text and not text.isspace()]
+    records = _work((rows, cols, profile))
     for record in records:
         report.add(record)
     return report, records if keep else []

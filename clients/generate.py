@@ -81,10 +81,11 @@ def excluded_keys(paths: list[str]) -> frozenset[str]:
     from causal_oracle.entry.freshness import ItemKeys
 
     keys, found = ItemKeys(), set()
+    pairs = default().registry.pair_family().name  # the items ItemKeys reads
     for path in paths:
         for record in read_records(path):
             item = default().item(record.row) if record.row is not None else None
-            if item is not None and item.family == "corr2cause":
+            if item is not None and item.family == pairs:
                 try:
                     found.add(keys.key(*split_input(item.prompt)))
                 except OracleError:  # unreadable or over a limit: nothing to match

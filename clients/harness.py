@@ -48,9 +48,8 @@ class TaskSpec:
 
 _BINARY_METRICS = ("acc_oracle", "acc_gold", "unreadable")
 _GOLD_METRICS = ("acc_oracle", "gold_agrees", "unreadable")
-_THREE_CLASS = TaskSpec(
-    "corr2cause_3class", "corr2cause", "Does the premise entail the hypothesis, contradict "
-    "it, or neither? Answer entailment, contradiction or neutral.", 48, _BINARY_METRICS)
+_THREE_CLASS = ("Does the premise entail the hypothesis, contradict it, or neither? Answer "
+                "entailment, contradiction or neutral.")
 
 
 def harness_name(family: str, task: str, tasks: int) -> str:
@@ -72,8 +71,9 @@ class _Tasks(Mapping[str, TaskSpec]):
                 out[name] = TaskSpec(name, task, family.instruction,
                                      48 if family.binary else 256,
                                      _BINARY_METRICS if family.binary else _GOLD_METRICS)
-                if name == "corr2cause":
-                    out[_THREE_CLASS.name] = _THREE_CLASS
+                if family.labels_pairs:  # its 3-class reading is a task of its own
+                    three = f"{name}_3class"
+                    out[three] = TaskSpec(three, task, _THREE_CLASS, 48, _BINARY_METRICS)
         return out
 
     def __getitem__(self, name: str) -> TaskSpec:

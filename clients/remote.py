@@ -54,7 +54,7 @@ from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
 from causal_oracle.proto.pack import task_answer_of
 
 __all__ = ["AsyncOracleClient", "DeadlineExceeded", "OracleClient", "RemoteError",
-           "RemoteResult", "RemoteVerifier", "Unreachable", "error_from_item",
+           "RemoteResult", "Unreachable", "error_from_item",
            "error_from_rpc", "make_request", "pb"]
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -286,25 +286,6 @@ class OracleClient:
                 for _ in range(max_in_flight + 1):
                     window.release()
                 call.cancel()
-
-
-class RemoteVerifier:
-    """``verify`` / ``verify_input`` with the signatures of ``entry.Service``, answered
-    by a service (for ``clients.audit.run_audit(verifier=…)``).  Certificates are fetched
-    only when a caller asks for one."""
-
-    fatal_errors = (RemoteError,)
-
-    def __init__(self, client: OracleClient) -> None:
-        self.client = client
-
-    def verify(self, premise: str, hypothesis: str, profile: str = "corr2cause"
-               ) -> RemoteResult:
-        return self.client.verify_result(premise, hypothesis, profile=profile,
-                                         certificate="none")
-
-    def verify_input(self, text: str, profile: str = "corr2cause") -> RemoteResult:
-        return self.client.verify_result(input=text, profile=profile, certificate="none")
 
 
 # ---- the asyncio client ---------------------------------------------------------------

@@ -1,7 +1,7 @@
 """``audit --server``: which rows the server labels, and refusing to fall back silently.
 
 A remote audit sends the rows of the families a verifier serves
-(``row_audit.SERVED_REMOTELY``) to ``causal-oracle serve``; rows of any other family can
+(``Family.served_remotely``) to ``causal-oracle serve``; rows of any other family can
 only be computed in-process.  Doing that quietly would make ``--server`` a lie, so:
 
 * a server that does not answer its health check is an error (exit 2, naming it);
@@ -26,7 +26,7 @@ from causal_oracle.clients import readers
 from causal_oracle.clients.audit import Sink, run_audit
 from causal_oracle.clients.audit_report import AuditReport
 from causal_oracle.clients.columns import canonical, check_named, detect_columns
-from causal_oracle.clients.row_audit import SERVED_REMOTELY, Columns
+from causal_oracle.clients.row_audit import Columns, served_remotely
 from causal_oracle.entry import InputError, default
 
 
@@ -46,7 +46,7 @@ def unserved_families(path: Path, cols: Columns) -> Counter[str]:
             item = service.item(canonical(record.row, names))
         except InputError:
             continue
-        if item is not None and item.family not in SERVED_REMOTELY:
+        if item is not None and not served_remotely(item.family, service):
             found[item.family] += 1
     return found
 
@@ -57,8 +57,8 @@ def remote_audit(path: Path, *, server: str, remote: Any, cols: Columns, profile
                  sink: Sink | None = None) -> AuditReport:
     """The audit of ``path`` through ``remote`` (an ``OracleClient``), under the rules of
     the module docstring; ``InputError`` when the server cannot serve the rows."""
-    from causal_oracle.clients.remote import RemoteVerifier
     from causal_oracle.clients.remote_codec import DeadlineExceeded, Unreachable
+    from causal_oracle.clients.remote_oracle import RemoteOracle
 
     try:
         remote.health()
@@ -80,7 +80,7 @@ def remote_audit(path: Path, *, server: str, remote: Any, cols: Columns, profile
             raise InputError(f"server {server} cannot audit the rows of {shown}: they "
                              f"would run in-process; give --local-fallback to allow that")
     return run_audit(path, cols=cols, profile=profile, workers=1, progress=progress,
-                     verifier=RemoteVerifier(remote), sink=sink)
+                     verifier=RemoteOracle(remote), sink=sink)
 
 
 def where(report: AuditReport, server: str) -> dict[str, Any]:

@@ -7,6 +7,8 @@ and every cache; ``REGISTRY`` holds the benchmark families (``entry.families``
 registers the built-in ones; ``register`` adds another).
 """
 
+from causal_oracle.entry.families.corr2cause_bulk import FastVerdict
+from causal_oracle.entry.families.corr2cause_result import VerifyResult
 from causal_oracle.entry.gold import binary_gold, join_input, split_input
 from causal_oracle.entry.limits import DEFAULT_BUDGET_S, DEFAULT_CACHE_ITEMS, Limits
 from causal_oracle.entry.registry import (
@@ -24,9 +26,7 @@ from causal_oracle.entry.registry import (
 )
 from causal_oracle.entry.results import UNREADABLE, Explanation, Grade, TaskAnswer
 from causal_oracle.entry.service import (
-    FastVerdict,
     Service,
-    VerifyResult,
     configure,
     configured,
     default,

@@ -83,8 +83,8 @@ class ItemKeys:
 
     def key(self, premise: str, hypothesis: str) -> str:
         """The key of a Corr2Cause item given as text (``InputError`` when unreadable)."""
-        return self.key_of(self.service.premise_of(premise.strip()),
-                           self.service.hypothesis_of(hypothesis.strip()))
+        return self.key_of(self.service.pairs().premise_of(premise.strip()),
+                           self.service.pairs().hypothesis_of(hypothesis.strip()))
 
     def key_of(self, premise: Premise, hypothesis: Hypothesis) -> str:
         """The key of a parsed item."""

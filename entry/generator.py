@@ -25,8 +25,9 @@ and wording: parent (``"A directly causes B."``), non-parent ancestor (``"A
 causes something else which causes B."``), child, non-child descendant,
 has_collider, has_confounder — the upstream item set (12, 90, 720, 8,520,
 198,630 items for n = 2..6 when the class counts match).  Labels (binary and
-3-class) and, on request, certificates come from the entry layer (``Service.verify_objects``):
-each label's certificate was re-verified by the independent checker.
+3-class) and, on request, certificates come from the entry layer
+(``Service.pairs().verify_objects``): each label's certificate was re-verified by the
+independent checker.
 """
 
 
@@ -189,20 +190,20 @@ def items(options: Options) -> Iterator[dict[str, Any]]:
     keyed = bool(options.exclude) or options.split is not None or options.provenance
     for mec_id, dag in enumerate(dags):
         text = premise_text(dag, names)
-        premise = default().premise_of(text)
-        analysis = default().analysis_of(premise)
+        premise = default().pairs().premise_of(text)
+        analysis = default().pairs().analysis_of(premise)
         for i in range(n):
             for j in range(i + 1, n):
                 for prop, template, reverse in templates:
                     checkpoint()
                     p, q = (names[j], names[i]) if reverse else (names[i], names[j])
                     hypothesis = template.format(p=p, q=q)
-                    parsed = default().hypothesis_of(hypothesis)
+                    parsed = default().pairs().hypothesis_of(hypothesis)
                     key = keys.key_of(premise, parsed) if keyed else ""
                     if key in options.exclude or (options.split is not None and split_of(
                             key, options.test_fraction) != options.split):
                         continue
-                    result = default().verify_objects(premise, parsed)
+                    result = default().pairs().verify_objects(premise, parsed)
                     v = result.verdict
                     prob = v.holds_in / v.class_size if v.class_size else 0.0
                     row: dict[str, Any] = {
@@ -245,7 +246,7 @@ def class_signatures(path: Path, premise_column: str = "premise") -> dict[str, A
     keys: dict[Key, str] = {}
     inconsistent: list[str] = []
     for text in sorted(texts):
-        analysis = default().analysis_of(default().premise_of(text))
+        analysis = default().pairs().analysis_of(default().pairs().premise_of(text))
         if not analysis.consistent:
             inconsistent.append(text)
             continue

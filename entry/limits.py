@@ -27,6 +27,9 @@ SERVER_TEXT_BYTES = 256 * 1024  # per text field of a request
 SERVER_STATEMENTS = 4096  # per premise
 IN_PROCESS_TEXT_BYTES = 64 * 1024 * 1024
 IN_PROCESS_STATEMENTS = 1_000_000
+#: items in one request of many: a gRPC VerifyBatch/AnswerBatch message, an HTTP reward
+#: request (one limit for both surfaces, so neither imports the other)
+MAX_BATCH_ITEMS = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,4 +51,5 @@ class Limits:
 
 
 __all__ = ["DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "IN_PROCESS_STATEMENTS",
-           "IN_PROCESS_TEXT_BYTES", "SERVER_STATEMENTS", "SERVER_TEXT_BYTES", "Limits"]
+           "IN_PROCESS_TEXT_BYTES", "MAX_BATCH_ITEMS", "SERVER_STATEMENTS", "SERVER_TEXT_BYTES",
+           "Limits"]

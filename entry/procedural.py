@@ -148,13 +148,14 @@ def _search(knobs: Knobs, prop: str, target: Any, rng: random.Random, service: S
         if not knobs.min_density <= density <= knobs.max_density:
             continue
         text = premise_text(dag, names[:n])
-        premise = service.premise_of(text)
+        verbs = service.pairs()
+        premise = verbs.premise_of(text)
         choices = [(i, j) for i in range(n) for j in range(i + 1, n)]
         rng.shuffle(choices)
         for i, j in choices:
             p, q = (names[j], names[i]) if reverse else (names[i], names[j])
             hypothesis = template.format(p=p, q=q)
-            result = service.verify_objects(premise, service.hypothesis_of(hypothesis))
+            result = verbs.verify_objects(premise, verbs.hypothesis_of(hypothesis))
             size = result.class_size
             if not knobs.min_class_size <= size <= knobs.max_class_size:
                 break  # the class is the same for every pair

@@ -55,18 +55,20 @@ from __future__ import annotations
 import importlib
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from causal_oracle.entry.audit_record import (
     ALWAYS,
     OUTCOME_WORDS,
+    AuditRecord,
     Drawing,
     Facet,
     Outcome,
 )
+from causal_oracle.entry.limits import Limits
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.oracle.relations import Profile
@@ -159,6 +161,13 @@ class Resource:
         """The option's attribute name in parsed arguments (``cladder-models`` →
         ``cladder_models``)."""
         return self.option.replace("-", "_")
+
+
+class FamilyMemory(Protocol):
+    """What a family keeps in a service beyond the service's own caches
+    (``Family.memory``): emptied by ``clear``."""
+
+    def clear(self) -> None: ...
 
 
 class Family(ABC, Generic[Q, S]):
@@ -304,6 +313,39 @@ class Family(ABC, Generic[Q, S]):
         with service.scope():
             return Drawing(explanation=self.explain(question, solution))
 
+    # -- what the service and the audit ask of a family, so that they name none
+    # (issue 26, item 4: the Service is family-agnostic; every hook has a default here)
+    #: whether a remote verifier (``audit --server``) labels its rows; every other
+    #: family's rows are computed in-process (``clients.remote_audit``)
+    served_remotely: ClassVar[bool] = False
+    #: whether it answers the service's premise–hypothesis verbs (``Service.verify``,
+    #: ``verify_input``, ``grade_result``): the first registered family that does
+    #: (``Registry.pair_family``) holds them in its ``memory``
+    labels_pairs: ClassVar[bool] = False
+    #: the semantics profiles under which ``quick_audit`` may answer rows
+    quick_profiles: ClassVar[frozenset[Profile]] = frozenset()
+
+    def check_limits(self, question: Q, limits: Limits) -> None:
+        """``BudgetExceeded`` when a parsed question is over ``limits`` beyond its text's
+        size (the service checks that first); default: no further limit."""
+
+    def memory(self, service: Any) -> FamilyMemory | None:
+        """The family's own memory in ``service`` (its caches, tables and the verbs that
+        use them), made once per service (``Service.memory_of``), bounded by
+        ``service.limits.cache_items`` and emptied by ``Service.clear_caches``; default:
+        None (the service's generic caches suffice)."""
+        return None
+
+    def quick_audit(self, service: Any, rows: Sequence[tuple[int, Any]],
+                    columns: Mapping[str, str], profile: Profile) -> dict[int, AuditRecord]:
+        """The records of the rows it can audit faster than one by one, by position in
+        ``rows`` ((file line, row mapping or an error text) pairs; ``columns``: the
+        dataset's column name for each role — ``premise``, ``hypothesis``, ``input``,
+        ``label``, ``relation``, ``id``), each the record ``Service.audit_record`` would
+        give; any row left out takes the full path.  Called only under one of its
+        ``quick_profiles``.  Default: none."""
+        return {}
+
 
 class Registry:
     """The registered families, in order: ``select`` tries them in this order."""
@@ -378,6 +420,14 @@ class Registry:
                 return item
         return None
 
+    def pair_family(self) -> Family[Any, Any]:
+        """The first family that answers the premise–hypothesis verbs
+        (``Family.labels_pairs``); ``InputError`` when none is registered."""
+        for family in self:
+            if family.labels_pairs:
+                return family
+        raise InputError("no registered family labels a hypothesis against a premise")
+
     def resources(self) -> tuple[Resource, ...]:
         """Every registered family's resources, in registration order."""
         return tuple(r for family in self for r in family.resources)
@@ -408,6 +458,17 @@ def import_modules(modules: tuple[str, ...], path: tuple[str, ...] = ()) -> None
             importlib.import_module(name)
 
 
+def profile_of(profile: str | Profile) -> Profile:
+    """A semantics profile by name; ``InputError`` naming the choices for an unknown one."""
+    if isinstance(profile, Profile):
+        return profile
+    try:
+        return Profile(str(profile).strip().lower())
+    except ValueError:
+        names = ", ".join(p.value for p in Profile)
+        raise InputError(f"unknown profile {profile!r}; expected one of {names}") from None
+
+
 REGISTRY = Registry()
 """The process's families (``entry.families`` registers the built-in ones)."""
 
@@ -418,5 +479,5 @@ def register(family: Family[Any, Any], *, first: bool = False) -> Family[Any, An
     return family
 
 
-__all__ = ["REGISTRY", "Family", "GoldJudgement", "Item", "Judgement", "Options", "Registry",
-           "Rendered", "Resource", "import_modules", "register"]
+__all__ = ["REGISTRY", "Family", "FamilyMemory", "GoldJudgement", "Item", "Judgement", "Options",
+           "Registry", "Rendered", "Resource", "import_modules", "profile_of", "register"]

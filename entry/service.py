@@ -11,16 +11,19 @@ their own limits.  The service finds the benchmark family of the text in the reg
 * runs the family's parser, solver and independent checker under a **cooperative
   time budget** (``oracle.budget``): loops call ``checkpoint()``, so an overrun raises
   ``BudgetExceeded`` in the loop's own frame — no signals, nothing to swallow;
-* keeps the **caches** as one bounded object (``Caches``: parsed premises and
-  hypotheses, checked results, relation tables), so memory is bounded by
+* keeps the **caches** as one bounded object (``Caches``: solved questions, the
+  solvers' memoised functions, and each family's own memory — ``Family.memory``, e.g.
+  Corr2Cause's parsed premises and relation tables), so memory is bounded by
   ``Limits.cache_items`` whatever the traffic; ``clear_caches`` empties them;
 * turns a certificate the independent checker rejects into ``CertificateRejected``
   (a bug, never an answer).
 
-Verbs: ``answer`` and ``grade`` (any registered family), ``audit_record`` (a dataset
-row's ``AuditRecord``; ``audit_item`` its family's fields; ``audit_drawing`` a finding
-drawn for a report), and the Corr2Cause verbs ``verify`` / ``verify_input`` /
-``label_fast_many``.
+Verbs: ``answer``, ``explain`` and ``grade`` (any registered family), ``audit_record``
+(a dataset row's ``AuditRecord``; ``audit_item`` its family's fields;
+``audit_drawing`` a finding drawn for a report; ``quick_audit`` the rows families
+answer in bulk), and the premise–hypothesis verbs ``verify`` / ``verify_input`` /
+``grade_result`` / ``label_fast_many`` of the family that declares them
+(``Family.labels_pairs``), reached through ``pairs()``: the service names no family.
 
     >>> s = Service(Limits(budget_s=5.0))
     >>> r = s.verify("Suppose there is a closed system of 2 variables, A and B. All the "
@@ -37,28 +40,27 @@ drawn for a report), and the Corr2Cause verbs ``verify`` / ``verify_input`` /
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from threading import Lock
+from typing import Any, Protocol
 
 from causal_oracle.entry import families as _built_in  # noqa: F401  (registers them)
 from causal_oracle.entry.audit_record import AuditRecord, Drawing, record_of
-from causal_oracle.entry.bulk import TABLES_KEPT, ClassTables, FastVerdict, Plan, label_fast_many
 from causal_oracle.entry.caches import LRU
-from causal_oracle.entry.families.corr2cause import (
-    FAMILY as CORR2CAUSE,
-)
-from causal_oracle.entry.families.corr2cause import (
-    Corr2CauseQuestion,
-    VerifyResult,
-    check_limits,
-)
 from causal_oracle.entry.limits import DEFAULT_BUDGET_S, DEFAULT_CACHE_ITEMS, Limits
-from causal_oracle.entry.registry import REGISTRY, Family, Item, Options, Registry
+from causal_oracle.entry.registry import (
+    REGISTRY,
+    Family,
+    FamilyMemory,
+    Item,
+    Options,
+    Registry,
+    profile_of,
+)
 from causal_oracle.entry.results import UNREADABLE, Explanation, Grade, TaskAnswer
 from causal_oracle.oracle.budget import budget
-from causal_oracle.oracle.equivalence import ClassAnalysis, analyse
 from causal_oracle.oracle.errors import (
     BudgetExceeded,
     CertificateRejected,
@@ -67,8 +69,6 @@ from causal_oracle.oracle.errors import (
 )
 from causal_oracle.oracle.memo import Memory, using
 from causal_oracle.oracle.relations import Profile
-from causal_oracle.oracle.statements import Hypothesis, Premise
-from causal_oracle.parser import parse_hypothesis, parse_item, parse_premise
 
 # ---- caches -------------------------------------------------------------------------------
 
@@ -77,17 +77,10 @@ class Caches:
     """All the service's memory: each map bounded by ``Limits.cache_items``."""
 
     size: int
-    premises: LRU[str, Premise] = field(init=False)
-    hypotheses: LRU[str, Hypothesis] = field(init=False)
-    checked: LRU[tuple[Premise, str, Hypothesis, Profile], VerifyResult] = field(init=False)
-    #: (family, text, options) → (question, checked solution), every other family's answers
+    #: (family, text, options) → (question, checked solution), every family's answers
     solved: LRU[tuple[str, str, Options], tuple[Any, Any]] = field(init=False)
-    #: per premise, the solver's and the checker's relation tables (``Service.label_fast_many``):
-    #: True once the premise was seen, False when it has none; few are kept, as bulk
-    #: callers send each premise's items together
-    tables: LRU[Premise, ClassTables | bool] = field(init=False)
-    #: hypothesis text → what it asks of a relation table (emptied when full)
-    plans: dict[str, Plan] = field(init=False)
+    #: family name → the family's own memory (``Family.memory``), made on first use
+    families: dict[str, FamilyMemory] = field(init=False)
 
     #: the solvers' and checkers' memoised functions (``oracle.memo``), in use while the
     #: service works
@@ -95,32 +88,44 @@ class Caches:
 
     def __post_init__(self) -> None:
         self.memory = Memory(self.size)
-        self.premises, self.hypotheses = LRU(self.size), LRU(self.size)
-        self.checked, self.solved = LRU(self.size), LRU(self.size)
-        self.tables = LRU(min(self.size, TABLES_KEPT))
-        self.plans = {}
+        self.solved = LRU(self.size)
+        self.families = {}
 
     def clear(self) -> None:
-        for c in (self.premises, self.hypotheses, self.checked, self.solved, self.tables,
-                  self.plans, self.memory):
+        for c in (self.solved, self.memory, *self.families.values()):
             c.clear()
 
 
-T = TypeVar("T")
+class PairVerbs(Protocol):
+    """The premise–hypothesis verbs of the family that declares them
+    (``Family.labels_pairs``; its ``memory`` in the service implements them).  Results
+    are the family's (Corr2Cause: ``VerifyResult``, ``FastVerdict``)."""
+
+    def verify(self, premise: str, hypothesis: str, profile: str | Profile = ...) -> Any: ...
+
+    def verify_input(self, text: str, profile: str | Profile = ...) -> Any: ...
+
+    def verify_objects(self, premise: Any, hypothesis: Any,
+                       profile: str | Profile = ...) -> Any: ...
+
+    def grade_result(self, result: Any, reply: str) -> Grade: ...
+
+    def label_fast_many(self, premise: str, hypotheses: Sequence[str],
+                        profile: Profile = ...) -> list[Any]: ...
+
+    def verify_fast_many(self, premise: str, hypotheses: Sequence[str],
+                         profile: Profile = ...) -> list[Any]: ...
+
+    def premise_of(self, text: str) -> Any: ...
+
+    def hypothesis_of(self, text: str) -> Any: ...
+
+    def item_of(self, text: str) -> tuple[Any, Any]: ...
+
+    def analysis_of(self, premise: Any) -> Any: ...
 
 
 # ---- the service ----------------------------------------------------------------------------
-
-def profile_of(profile: str | Profile) -> Profile:
-    """A profile by name; ``InputError`` naming the choices for an unknown one."""
-    if isinstance(profile, Profile):
-        return profile
-    try:
-        return Profile(str(profile).strip().lower())
-    except ValueError:
-        names = ", ".join(p.value for p in Profile)
-        raise InputError(f"unknown profile {profile!r}; expected one of {names}") from None
-
 
 class Service:
     """Limits + budget + caches around the registered families' parsers, solvers and
@@ -130,6 +135,7 @@ class Service:
         self.limits = limits or Limits()
         self.registry = registry or REGISTRY
         self.caches = Caches(self.limits.cache_items)
+        self._lock = Lock()
 
     def clear_caches(self) -> None:
         """Empty every cache the service holds."""
@@ -141,11 +147,25 @@ class Service:
         with budget(self.limits.budget_s), using(self.caches.memory):
             yield
 
-    def analysis_of(self, premise: Premise) -> ClassAnalysis:
-        """The equivalence class of a premise (remembered in the service's memory)."""
-        self.check_premise(premise)
-        with self.scope():
-            return analyse(premise)
+    def memory_of(self, family: Family[Any, Any]) -> Any:
+        """``family``'s own memory in this service (``Family.memory``; made on first
+        use, emptied by ``clear_caches``); ``InputError`` for a family that keeps none."""
+        held = self.caches.families.get(family.name)
+        if held is None:
+            with self._lock:
+                held = self.caches.families.get(family.name)
+                if held is None:
+                    held = family.memory(self)
+                    if held is None:
+                        raise InputError(f"the {family.name} family keeps no memory of "
+                                         "its own")
+                    self.caches.families[family.name] = held
+        return held
+
+    def pairs(self) -> PairVerbs:
+        """The premise–hypothesis verbs (``verify`` …) of the family that declares them
+        (``Registry.pair_family``), bound to this service's limits and caches."""
+        return self.memory_of(self.registry.pair_family())  # type: ignore[no-any-return]
 
     # -- limits
     def check_text(self, text: str, what: str) -> None:
@@ -154,30 +174,6 @@ class Service:
         if len(text) > limit // 4 and len(text.encode("utf-8", "surrogatepass")) > limit:
             raise BudgetExceeded(f"the {what} is {len(text.encode('utf-8', 'surrogatepass')):,}"
                                  f" bytes; the limit is {limit:,} bytes")
-
-    def check_premise(self, premise: Premise) -> None:
-        check_limits(premise, self.limits)
-
-    # -- parsing (limits first; cached)
-    def premise_of(self, text: str) -> Premise:
-        self.check_text(text, "premise")
-        premise = self.caches.premises.get_or(text, lambda: self._parsed(parse_premise, text))
-        self.check_premise(premise)
-        return premise
-
-    def hypothesis_of(self, text: str) -> Hypothesis:
-        self.check_text(text, "hypothesis")
-        return self.caches.hypotheses.get_or(text, lambda: self._parsed(parse_hypothesis, text))
-
-    def item_of(self, text: str) -> tuple[Premise, Hypothesis]:
-        self.check_text(text, "input")
-        premise, hypothesis = self._parsed(parse_item, text)
-        self.check_premise(premise)
-        return premise, hypothesis
-
-    def _parsed(self, parse: Callable[[str], T], text: str) -> T:
-        with self.scope():  # parsing, like solving, runs under the time budget
-            return parse(text)
 
     # -- any family
     def family_of(self, text: str, task: str | None = None,
@@ -198,9 +194,7 @@ class Service:
         self.check_text(text, "prompt")
         with self.scope():
             question = family.parse(text, options)
-            limit = getattr(family, "check_limits", None)
-            if limit is not None:
-                limit(question, self.limits)
+            family.check_limits(question, self.limits)
             solution = family.check(question, family.solve(question))
         out = (question, solution)
         self.caches.solved.put(key, out)
@@ -221,7 +215,7 @@ class Service:
             rendered = family.render(question, solution)
             explanation = family.explain(question, solution) if explain else ""
             graded = None if model_answer is None else \
-                self._grade(family, question, solution, model_answer)
+                self.graded(family, question, solution, model_answer)
         return TaskAnswer(family.task_of(question), rendered.data, rendered.text, explanation,
                           True, family.name, graded)
 
@@ -250,10 +244,12 @@ class Service:
         family = self.family_of(prompt, task, options.profile)
         question, solution = self.solved(family, prompt, options)
         with self.scope():
-            return self._grade(family, question, solution, reply)
+            return self.graded(family, question, solution, reply)
 
-    def _grade(self, family: Family[Any, Any], question: Any, solution: Any, reply: str
+    def graded(self, family: Family[Any, Any], question: Any, solution: Any, reply: str
                ) -> Grade:
+        """A reply to a solved question of ``family`` read and judged (``grade``'s core,
+        for a family's own verbs; call it inside ``scope``)."""
         name = family.task_of(question)
         try:
             claim = family.read_reply(question, reply)
@@ -266,11 +262,6 @@ class Service:
         return Grade(name, verdict.correct is True, verdict.normalised,
                      expected if verdict.gradable else None, verdict.reason, verdict.gradable,
                      family=family.name)
-
-    def grade_result(self, result: VerifyResult, reply: str) -> Grade:
-        """Grade a reply to a verified Corr2Cause item (``verify``'s result)."""
-        question = Corr2CauseQuestion(result.premise, result.hypothesis, result.profile)
-        return self._grade(CORR2CAUSE, question, result, reply)
 
     def item(self, raw: Mapping[str, Any]) -> Item | None:
         """The ``Item`` of a dataset row (the first family that claims it), or None."""
@@ -334,42 +325,40 @@ class Service:
             out.update(ambiguous=judged.ambiguous, reason=judged.reason)
         return out
 
-    # -- Corr2Cause
-    def verify_objects(self, premise: Premise, hypothesis: Hypothesis,
-                       profile: str | Profile = Profile.CORR2CAUSE) -> VerifyResult:
+    def quick_audit(self, rows: Sequence[tuple[int, Any]], columns: Mapping[str, str],
+                    profile: str | Profile = Profile.CORR2CAUSE) -> dict[int, AuditRecord]:
+        """The records, by position in ``rows``, of the rows the families answer in bulk
+        (``Family.quick_audit``, under one of its ``quick_profiles``): each the record
+        ``audit_record`` would give; the rest take ``audit_record``."""
         prof = profile_of(profile)
-        key = (premise, premise.text, hypothesis, prof)
-        hit = self.caches.checked.get(key)
-        if hit is not None:
-            return hit
-        self.check_premise(premise)
-        question = Corr2CauseQuestion(premise, hypothesis, prof)
-        with self.scope():
-            out = CORR2CAUSE.check(question, CORR2CAUSE.solve(question))
-        self.caches.checked.put(key, out)
-        return out
+        done: dict[int, AuditRecord] = {}
+        with using(self.caches.memory):
+            for family in self.registry:
+                if prof in family.quick_profiles:
+                    found = family.quick_audit(self, rows, columns, prof)
+                    done.update((k, v) for k, v in found.items() if k not in done)
+        return done
 
+    # -- the premise–hypothesis verbs, as the public API has them (``pairs()``)
     def verify(self, premise: str, hypothesis: str,
-               profile: str | Profile = Profile.CORR2CAUSE) -> VerifyResult:
-        """Label a Corr2Cause hypothesis against a premise."""
-        return self.verify_objects(self.premise_of(premise.strip()),
-                                   self.hypothesis_of(hypothesis.strip()), profile)
+               profile: str | Profile = Profile.CORR2CAUSE) -> Any:
+        """Label a hypothesis against a premise (``pairs().verify``)."""
+        return self.pairs().verify(premise, hypothesis, profile)
 
-    def verify_input(self, text: str, profile: str | Profile = Profile.CORR2CAUSE
-                     ) -> VerifyResult:
+    def verify_input(self, text: str, profile: str | Profile = Profile.CORR2CAUSE) -> Any:
         """Like ``verify`` for the published layout ``"Premise: …\\nHypothesis: …"``."""
-        return self.verify_objects(*self.item_of(text), profile)
+        return self.pairs().verify_input(text, profile)
 
-    def label_fast(self, premise: str, hypothesis: str,
-                   profile: Profile = Profile.CORR2CAUSE) -> FastVerdict | None:
-        """``label_fast_many`` for one item."""
-        return self.label_fast_many(premise, (hypothesis,), profile)[0]
+    def grade_result(self, result: Any, reply: str) -> Grade:
+        """Grade a reply to a verified item (``verify``'s result)."""
+        return self.pairs().grade_result(result, reply)
 
     def label_fast_many(self, premise: str, hypotheses: Sequence[str],
-                        profile: Profile = Profile.CORR2CAUSE) -> list[FastVerdict | None]:
-        """``verify`` for bulk callers: labels read off the premise's relation tables
-        (``entry.bulk``; None where ``verify`` must decide)."""
-        return label_fast_many(self, premise, hypotheses, profile)
+                        profile: Profile = Profile.CORR2CAUSE) -> list[Any]:
+        """``verify`` for bulk callers: labels read off the premise's tables, None where
+        ``verify`` must decide (``pairs().label_fast_many``)."""
+        return self.pairs().label_fast_many(premise, hypotheses, profile)
+
 
 DEFAULT = Service(Limits.in_process())
 """The process's service (the CLI's and the library's, ``Limits.in_process()``);
@@ -401,5 +390,5 @@ def default() -> Service:
     return DEFAULT
 
 
-__all__ = ["DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "UNREADABLE", "FastVerdict", "Limits",
-           "Service", "VerifyResult", "configure", "configured", "default", "profile_of"]
+__all__ = ["DEFAULT_BUDGET_S", "DEFAULT_CACHE_ITEMS", "UNREADABLE", "Limits", "PairVerbs",
+           "Service", "configure", "configured", "default", "profile_of"]

@@ -60,7 +60,7 @@ def reason_line(premise: Premise, relation: str, class_size: int, holds_in: int 
     members as ``dag_text`` writes them, ``witness`` the relation's witness in
     ``shown[0]`` (for entailment and neutral), ``shown[1]`` a member where it fails
     (neutral).  The one wording of every surface (a verified
-    result's ``reason()`` and the bulk path's, ``entry.bulk``)."""
+    result's ``reason()`` and the bulk path's, ``corr2cause_bulk``)."""
     if relation == Outcome.NEUTRAL:
         assert witness is not None
         some = "some" if holds_in is None else holds_in

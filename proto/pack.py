@@ -115,7 +115,7 @@ def _edges(pairs: Sequence[Sequence[str]]) -> list[pb.Edge]:
 def summary_certificate(data: Mapping[str, Any]) -> pb.Certificate:
     """The summary part of a certificate (no members, witnesses or conflict) from its
     JSON data with names (``Certificate.to_json(variables)``'s keys; the bulk path
-    gives the same keys, ``entry.bulk.FastResult.certificate``)."""
+    gives the same keys, ``corr2cause_bulk.FastResult.certificate``)."""
     return pb.Certificate(verdict=_RELATIONS[data["verdict"]],
                           profile=_profile_value(data["profile"]),
                           relation_kind=data["relation"], form=data["form"], pair=data["pair"],

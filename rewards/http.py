@@ -66,7 +66,7 @@ from starlette.routing import Route
 
 from causal_oracle.auth import server_token
 from causal_oracle.entry import REGISTRY, InputError
-from causal_oracle.entry.limits import REWARD_CAP_S
+from causal_oracle.entry.limits import MAX_BATCH_ITEMS, REWARD_CAP_S
 from causal_oracle.rewards.http_security import TlsFiles, TokenGate
 from causal_oracle.rewards.inputs import Refused, column_value, excerpt
 from causal_oracle.rewards.pool import Scorer
@@ -79,7 +79,6 @@ from causal_oracle.rewards.trainers import (
     sample_of,
 )
 from causal_oracle.serve_options import grpc_port
-from causal_oracle.server import MAX_BATCH_ITEMS
 from causal_oracle.server_config import default_workers
 
 log = logging.getLogger("causal_oracle.rewards.http")

@@ -35,8 +35,8 @@ def test_doctests() -> None:
 def _orbit(row: dict) -> tuple:
     """An independent key: the smallest (statements, relation, pair) over every
     permutation of the variables (brute force; no canonical form)."""
-    premise = default().premise_of(row["premise"])
-    hyp = default().hypothesis_of(row["hypothesis"])
+    premise = default().pairs().premise_of(row["premise"])
+    hyp = default().pairs().hypothesis_of(row["hypothesis"])
     index = {name: i for i, name in enumerate(premise.variables)}
 
     def moved(key: tuple[int, int, int], perm: tuple[int, ...]) -> tuple[int, int, int]:

@@ -16,7 +16,11 @@ solvers and checkers → CLI / server / library / plug-ins — so:
 * a family lives in one place: its checker sits in its ``oracle/<family>/`` folder and
   takes nothing of its family but the formal objects (``model``), and no surface
   imports a family's module (``entry/families/``): surfaces reach families through the
-  registry and the hooks a family declares (``Family.resources`` for its files).
+  registry and the hooks a family declares (``Family.resources`` for its files);
+* nothing above the family layer (the surfaces, the facade, ``entry/*.py``) names a
+  family in a string literal: a family is found through the registry and its declared
+  hooks (``Family.labels_pairs``, ``served_remotely``, ``quick_audit`` …).  A profile
+  name that is also a family's name (``corr2cause``) may appear where it is a profile.
 """
 
 from __future__ import annotations
@@ -220,11 +224,7 @@ def test_no_module_is_over_the_line_limit() -> None:
 
 
 #: surface → family imports known and owned elsewhere, each with the change that ends it
-KNOWN_FAMILY_IMPORTS = {
-    # Corr2Cause's quick audit path (relation tables) moves into its family behind the
-    # Family interface (issue 26, item 4: the Service is family-agnostic)
-    ("causal_oracle.clients.row_audit", "causal_oracle.entry.families.corr2cause"),
-}
+KNOWN_FAMILY_IMPORTS: set[tuple[str, str]] = set()
 
 
 def test_no_surface_imports_a_family(graph: dict[str, set[str]]) -> None:
@@ -234,3 +234,103 @@ def test_no_surface_imports_a_family(graph: dict[str, set[str]]) -> None:
     assert not found - KNOWN_FAMILY_IMPORTS, sorted(found - KNOWN_FAMILY_IMPORTS)
     gone = KNOWN_FAMILY_IMPORTS - found
     assert not gone, f"these allowed imports are gone: remove them from the list: {gone}"
+
+
+# --- no family named above the family layer -------------------------------------------
+
+#: (module, literal) pairs known and owned elsewhere, each with the change that ends it
+KNOWN_FAMILY_LITERALS = {
+    # the harness plug-ins' entry points are module-level functions named after the
+    # harness tasks (inspect's ``@task`` registry reads them by name)
+    ("plugins/inspect.py", "corr2cause"), ("plugins/inspect.py", "ie"),
+    ("clients/inspect_scorer.py", "corr2cause"), ("clients/inspect_scorer.py", "ie"),
+    # the IE template files' reader writes the IE task column: moves into the IE family
+    # with a row-reading hook (issue 26, item 4)
+    ("clients/ie_render.py", "IE"), ("clients/text_formats.py", "IE"),
+    # the per-family item generators in entry/ name the task they ask: they move into
+    # their families' generator hooks (issue 26, item 4)
+    ("entry/procedural_graph.py", "CLEAR"), ("entry/procedural_ladder.py", "CLadder"),
+}
+
+
+def _above_the_family_layer() -> list[Path]:
+    out = []
+    for path in _source_files():
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in SURFACES or path.stem in SURFACES or len(rel.parts) == 1 or \
+                (rel.parts[0] == "entry" and len(rel.parts) == 2):
+            out.append(path)
+    return out
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _is_profile(node: ast.Constant, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether the literal stands where a profile goes: a parameter, field or keyword
+    named ``profile`` (or its default), ``--profile``'s default, ``.get("profile", …)``,
+    or a comparison with something named profile."""
+    parent = parents.get(node)
+    if isinstance(parent, ast.arguments):
+        args = [*parent.posonlyargs, *parent.args]
+        named = dict(zip([a.arg for a in args[len(args) - len(parent.defaults):]],
+                         parent.defaults, strict=True))
+        named |= {a.arg: d for a, d in zip(parent.kwonlyargs, parent.kw_defaults,
+                                           strict=True) if d is not None}
+        return any(d is node and "profile" in name for name, d in named.items())
+    if isinstance(parent, ast.AnnAssign | ast.Assign):
+        targets = [parent.target] if isinstance(parent, ast.AnnAssign) else parent.targets
+        return any("profile" in ast.unparse(t).lower() for t in targets)
+    if isinstance(parent, ast.keyword):
+        call = parents.get(parent)
+        flags = [a.value for a in getattr(call, "args", ()) if isinstance(a, ast.Constant)]
+        return parent.arg == "profile" or (parent.arg == "default" and "--profile" in flags)
+    if isinstance(parent, ast.Call):
+        return any(isinstance(a, ast.Constant) and a.value == "profile" for a in parent.args)
+    if isinstance(parent, ast.Compare):
+        return "profile" in ast.unparse(parent).lower()
+    return False
+
+
+def family_literals(path: Path, names: set[str], profiles: set[str]
+                    ) -> list[tuple[int, str]]:
+    """(line, literal) of each string literal in ``path`` that is a family's name (any
+    case), but a profile name standing where a profile goes."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents = _parents(tree)
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and node.value.casefold() in names
+            and not (node.value in profiles and _is_profile(node, parents))]
+
+
+def test_no_family_is_named_above_the_family_layer() -> None:
+    from causal_oracle.entry import REGISTRY, Profile
+
+    names = {name.casefold() for name in REGISTRY.names()}
+    profiles = {p.value for p in Profile}
+    files = _above_the_family_layer()
+    assert any(p.name == "api.py" for p in files) and \
+        any(p.parts[-2:] == ("entry", "service.py") for p in files)
+    found = {(str(p.relative_to(ROOT)), literal, line) for p in files
+             for line, literal in family_literals(p, names, profiles)}
+    new = sorted(f for f in found if f[:2] not in KNOWN_FAMILY_LITERALS)
+    assert not new, f"family names as literals above the family layer (use the registry): {new}"
+    gone = KNOWN_FAMILY_LITERALS - {f[:2] for f in found}
+    assert not gone, f"these allowed literals are gone: remove them from the list: {gone}"
+
+
+def test_a_family_literal_is_found_but_not_a_profile(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text('def f(profile="corr2cause"):\n'
+                      '    return item.family == "corr2cause" or profile != "corr2cause"\n',
+                      encoding="utf-8")
+    assert family_literals(source, {"corr2cause"}, {"corr2cause"}) == [(2, "corr2cause")]
+
+
+def test_the_item_verbs_depend_on_the_entry_layer_only(graph: dict[str, set[str]]) -> None:
+    """``api`` (the item verbs) needs the entry layer only: the file verbs sit with their
+    engine in ``clients`` (``clients.library_files``), and the facade exports both."""
+    api = f"{PACKAGE}.api"
+    assert {_unit(m) for m in graph[api]} <= {"entry"}, sorted(graph[api])

@@ -18,6 +18,7 @@ P3 = ("Suppose there is a closed system of 3 variables, A, B and C. All the stat
 
 
 @pytest.mark.parametrize("module", ["causal_oracle", "causal_oracle.api",
+                                    "causal_oracle.clients.library_files",
                                     "causal_oracle.oracle.budget"])
 def test_doctests_of_the_public_api(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), raise_on_error=False)

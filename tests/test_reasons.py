@@ -87,7 +87,7 @@ def _n4_space() -> Iterator[tuple[str, VerifyResult]]:
             for j in range(i + 1, 4):
                 for _, template, reverse in ORIGINAL:
                     a, b = (names[j], names[i]) if reverse else (names[i], names[j])
-                    yield template, default().verify_objects(
+                    yield template, default().pairs().verify_objects(
                         premise, parse_hypothesis(template.format(p=a, q=b)))
 
 

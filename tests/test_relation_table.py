@@ -24,8 +24,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_class_without_listing import FORMS, MEMBER_PROFILES, premise_of, random_dag
 
-from causal_oracle.clients import audit, row_audit
-from causal_oracle.entry import Limits, Service
+from causal_oracle.clients import audit
+from causal_oracle.entry import REGISTRY, Limits, Service
 from causal_oracle.oracle import relation_table
 from causal_oracle.oracle.check_table import ClassCheck
 from causal_oracle.oracle.equivalence import analyse
@@ -111,7 +111,7 @@ def test_label_fast_equals_verify_on_every_item(name: str) -> None:
     answered = 0
     for profile in MEMBER_PROFILES:
         for row in load_rows(name):
-            fast = service.label_fast(row["premise"], row["hypothesis"], profile)
+            fast = service.pairs().label_fast(row["premise"], row["hypothesis"], profile)
             full = service.verify(row["premise"], row["hypothesis"], profile)
             if fast is None:
                 continue
@@ -130,7 +130,7 @@ def test_audit_report_is_the_same_without_tables(name: str, data_dir: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     path = data_dir / name
     fast = audit.run_audit(path).to_json()
-    monkeypatch.setattr(row_audit, "QUICK_PROFILES", ())
+    monkeypatch.setattr(type(REGISTRY.pair_family()), "quick_profiles", frozenset())
     slow = audit.run_audit(path).to_json()
     for report in (fast, slow):
         report.pop("seconds")
@@ -141,13 +141,14 @@ def test_label_fast_leaves_hard_items_to_verify() -> None:
     service = Service(Limits(budget_s=None))
     rows = load_rows("n4")
     premise = rows[0]["premise"]
-    assert service.label_fast(premise, rows[0]["hypothesis"]) is None  # first sight
-    assert service.label_fast(premise, rows[1]["hypothesis"]) is not None
-    assert service.label_fast(premise, "Z directly causes A.") is None  # not a variable
-    assert service.label_fast(premise, "A directly causes A.") is None
-    assert service.label_fast(premise, "nonsense") is None  # verify reports the error
+    assert service.pairs().label_fast(premise, rows[0]["hypothesis"]) is None  # first sight
+    assert service.pairs().label_fast(premise, rows[1]["hypothesis"]) is not None
+    assert service.pairs().label_fast(premise, "Z directly causes A.") is None  # not a variable
+    assert service.pairs().label_fast(premise, "A directly causes A.") is None
+    assert service.pairs().label_fast(premise, "nonsense") is None  # verify reports the error
     inconsistent = next(r for r in load_rows("n6_sample")
                         if service.verify(r["premise"], r["hypothesis"]).relation
                         == "inconsistent")
     for _ in range(2):
-        assert service.label_fast(inconsistent["premise"], inconsistent["hypothesis"]) is None
+        assert service.pairs().label_fast(inconsistent["premise"],
+                                          inconsistent["hypothesis"]) is None

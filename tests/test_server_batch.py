@@ -1,4 +1,4 @@
-"""Batches on the bulk path (``server_batch``, ``WorkerPool`` slots, ``entry.bulk``).
+"""Batches on the bulk path (``server_batch``, ``WorkerPool`` slots, ``corr2cause_bulk``).
 
 * a worker's job answered by premise runs (``server_pool._run_items``) gives every
   item the bytes the per-item path gives it (``_run_one``): labels, reasons, labels

@@ -121,14 +121,14 @@ def test_audit_reports_the_row_as_inconsistent(tmp_path: Path,
 # ------------------------------------------------------------------ the analysis
 def test_unreached_listed_statements_are_not_unexplained() -> None:
     # the walk stops at A ⊥ B | C; the listed statements after it are separated all the same
-    analysis = analyse(default().premise_of(P3))
+    analysis = analyse(default().pairs().premise_of(P3))
     assert [c.kind for c in analysis.conflicts] == [ConflictKind.MISSING_INDEPENDENCE]
 
 
 def test_unexplained_and_missing_together() -> None:
     # candidate A → B → C for a premise listing A ⊥ C only: A ⊥ C is unexplained (the chain
     # is open) and A ⊥ C | B is missing (B blocks the chain)
-    premise = default().premise_of(BY_KIND[ConflictKind.SEPSET].replace(
+    premise = default().pairs().premise_of(BY_KIND[ConflictKind.SEPSET].replace(
         " A and C are independent given B.", ""))
     conflicts = _faithfulness_conflicts(premise, Dag.from_edges(3, [(0, 1), (1, 2)]))
     assert [c.kind for c in conflicts] == [ConflictKind.UNEXPLAINED_INDEPENDENCE,

@@ -24,7 +24,9 @@ from typing import Any
 from causal_oracle.clients import readers
 from causal_oracle.entry import REGISTRY, InputError, default, split_input
 
-CORR2CAUSE = "corr2cause"
+#: the family whose items are a premise and a hypothesis (split for prompts, scored in
+#: three classes too): the registry's pair family
+CORR2CAUSE = REGISTRY.pair_family().name
 
 
 def all_tasks() -> tuple[str, ...]:

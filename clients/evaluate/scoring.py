@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from causal_oracle.clients.evaluate.data import CORR2CAUSE, Item
 from causal_oracle.entry import InputError, TaskAnswer, default
+from causal_oracle.entry.oracle_protocol import Oracle
 
 
 class Scorer(Protocol):
@@ -42,25 +43,34 @@ class Scorer(Protocol):
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None: ...
 
 
-class InProcessScorer:
+class _OracleScorer:
+    """``label``, ``answer`` and ``grade`` through an ``Oracle`` (in-process or
+    remote: ``entry.oracle_protocol``)."""
+
+    oracle: Oracle
+    profile: str
+
+    def label(self, premise: str, hypothesis: str) -> tuple[int | None, str]:
+        verdict = self.oracle.verify(premise, hypothesis, self.profile).verdict
+        return verdict.label, str(verdict.relation)
+
+    def answer(self, prompt: str, task: str) -> TaskAnswer:
+        return self.oracle.answer(prompt, task, profile=self.profile)
+
+    def grade(self, prompt: str, answer_text: str, task: str) -> tuple[bool | None, str]:
+        result = self.oracle.grade(prompt, answer_text, task, profile=self.profile)
+        return (result.correct if result.readable and result.gradable else None,
+                result.normalised)
+
+
+class InProcessScorer(_OracleScorer):
     """The in-process oracle (the entry layer's default service)."""
 
     name = "in-process"
 
     def __init__(self, profile: str = "corr2cause") -> None:
         self.profile = profile
-
-    def label(self, premise: str, hypothesis: str) -> tuple[int | None, str]:
-        verdict = default().verify(premise, hypothesis, self.profile).verdict
-        return verdict.label, str(verdict.relation)
-
-    def answer(self, prompt: str, task: str) -> TaskAnswer:
-        return default().answer(prompt, task, profile=self.profile)
-
-    def grade(self, prompt: str, answer_text: str, task: str) -> tuple[bool | None, str]:
-        result = default().grade(prompt, answer_text, task, profile=self.profile)
-        return (result.correct if result.readable and result.gradable else None,
-                result.normalised)
+        self.oracle = default()
 
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None:
         item = default().item(row)
@@ -92,10 +102,11 @@ def make_scorer(server: str | None = None, profile: str = "corr2cause") -> Any:
     return RemoteScorer(remote, server, profile)
 
 
-class RemoteScorer:
-    """The gRPC service through ``clients.remote.OracleClient``: ``Verify`` labels,
-    ``Answer`` answers and (with ``model_answer``) grades.  The service does not audit
-    a CI-Bench row's truth, so ``agrees_with_truth`` is None."""
+class RemoteScorer(_OracleScorer):
+    """The gRPC service through ``clients.remote.OracleClient`` as an ``Oracle``
+    (``clients.remote_oracle``): ``Verify`` labels, ``Answer`` answers and (with
+    ``model_answer``) grades; the ``Answer`` call reads the default profile only.  The
+    service does not audit a CI-Bench row's truth, so ``agrees_with_truth`` is None."""
 
     name = "grpc"
 
@@ -111,17 +122,15 @@ class RemoteScorer:
                 from error
         if status != "SERVING":
             raise InputError(f"the oracle service at {address} is {status}")
+        from causal_oracle.clients.remote_oracle import RemoteOracle
 
-    def label(self, premise: str, hypothesis: str) -> tuple[int | None, str]:
-        verdict = self.client.verify_result(premise, hypothesis, profile=self.profile,
-                                            certificate="none").verdict
-        return verdict.label, verdict.relation
+        self.oracle = RemoteOracle(self.client)
 
-    def answer(self, prompt: str, task: str) -> TaskAnswer:
-        return self.client.answer_result(prompt, task)  # type: ignore[no-any-return]
+    def answer(self, prompt: str, task: str) -> TaskAnswer:  # Answer: the default profile
+        return self.oracle.answer(prompt, task)
 
     def grade(self, prompt: str, answer_text: str, task: str) -> tuple[bool | None, str]:
-        graded = self.client.answer_result(prompt, task, model_answer=answer_text).grade
+        graded = self.oracle.grade(prompt, answer_text, task)
         return (graded.correct if graded.readable and graded.gradable else None,
                 graded.normalised)
 
@@ -135,8 +144,8 @@ def meta_of(item: Item) -> tuple[str | None, int | None]:
     if item.task != CORR2CAUSE:
         return None, None
     try:
-        kind = default().hypothesis_of(item.hypothesis).kind.value
-        n = default().premise_of(item.premise).n
+        kind = default().pairs().hypothesis_of(item.hypothesis).kind.value
+        n = default().pairs().premise_of(item.premise).n
     except InputError:
         return None, None
     return kind, n

@@ -203,7 +203,7 @@ def _edges(value: Any) -> set[tuple[str, str]] | None:
 def audit_row(service: Any, row: dict[str, Any], gold: int) -> dict[str, Any]:
     """One item → the fields of a Corr2Cause audit record (raises ``InputError``)."""
     text = str(row["query"])
-    base = service.verify_input(text, Profile.CORR2CAUSE)
+    base = service.memory_of(CORR2CAUSE).verify_input(text, Profile.CORR2CAUSE)
     out: dict[str, Any] = {
         "kind": "corr2cause", "gold": gold, "gold_relation": None,
         "hypothesis": hypothesis_of_input(text),

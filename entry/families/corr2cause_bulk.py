@@ -1,6 +1,7 @@
 """Bulk Corr2Cause labels: the items of one premise read off its relation tables.
 
-An audit hands the service each run of consecutive rows that share a premise.  For a
+An audit hands the family each run of consecutive rows that share a premise
+(``corr2cause_audit``; ``Service.label_fast_many`` for other bulk callers).  For a
 listed class, the solver's relation table (``oracle.relation_table``: every reading ×
 member × ordered pair) gives each item's verdict and ``holds_in`` by look-up, and the
 checker's own table (``oracle.check_table``, built from the class it re-derives
@@ -8,7 +9,7 @@ itself) must give the same count, or the item is left to ``Service.verify`` (whi
 builds and checks the full certificate).  A hypothesis text becomes a plan (its pair,
 the ordinal of its reading under the profile, the readings of every member profile for
 ``ambiguous``, the checker's relation name) once; both plans and tables live in the
-service's caches.
+family's memory in each service (``corr2cause_memory``).
 
 ``verify_fast_many`` is the same look-up for the gRPC server's batches: each label
 with what a Verify response shows besides (the label under every profile, read off
@@ -97,7 +98,7 @@ class FastVerdict(NamedTuple):
 
 
 class _Caches(Protocol):
-    """The part of the service's caches bulk labelling reads and fills."""
+    """The part of the family's caches bulk labelling reads and fills."""
 
     size: int
     tables: LRU[Premise, ClassTables | bool]
@@ -105,9 +106,10 @@ class _Caches(Protocol):
 
 
 class Host(Protocol):
-    """What bulk labelling needs of the service (``entry.service.Service`` is one): its
-    parsed premises and hypotheses, its caches, and its budget-and-memory scope.  A
-    protocol, so that this module does not import the service that imports it."""
+    """What bulk labelling needs of the family's memory in a service
+    (``corr2cause_memory.Corr2CauseMemory`` is one): its parsed premises and
+    hypotheses, its caches, and the service's budget-and-memory scope.  A protocol, so
+    that this module does not import the memory that imports it."""
 
     @property
     def caches(self) -> _Caches: ...

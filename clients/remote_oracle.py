@@ -1,0 +1,72 @@
+"""The ``Oracle`` protocol over gRPC: what every surface asks, answered by a server.
+
+``RemoteOracle`` wraps an ``OracleClient`` (``clients.remote``) so that a surface
+typed against ``entry.oracle_protocol.Oracle`` — the audit's ``--server``, ``eval``'s
+scorer, the CLI — works with a server exactly as with the in-process service:
+``verify``/``verify_input`` go through the ``Verify`` call (no certificate unless a
+caller asks for one), ``answer``/``grade`` through ``Answer``.
+
+    >>> from causal_oracle.entry.oracle_protocol import Oracle
+    >>> issubclass(RemoteOracle, Oracle)
+    True
+"""
+
+from __future__ import annotations
+
+from causal_oracle.clients.remote import OracleClient
+from causal_oracle.clients.remote_codec import RemoteError, RemoteResult
+from causal_oracle.entry import Grade, InputError, Profile, TaskAnswer
+
+
+class RemoteOracle:
+    """The ``entry.oracle_protocol.Oracle`` answered by a gRPC service (``verify`` /
+    ``verify_input`` with the signatures of ``entry.Service``, ``answer`` and ``grade``
+    through the ``Answer`` call), for every surface that takes an ``Oracle`` (e.g.
+    ``clients.audit.run_audit(verifier=…)``).  Certificates are fetched only when a
+    caller asks for one.  The ``Answer`` call reads questions under the default profile
+    only: another profile is an ``InputError``."""
+
+    fatal_errors = (RemoteError,)
+
+    def __init__(self, client: OracleClient) -> None:
+        self.client = client
+
+    def verify(self, premise: str, hypothesis: str,
+               profile: str | Profile = Profile.CORR2CAUSE) -> RemoteResult:
+        return self.client.verify_result(premise, hypothesis, profile=_name(profile),
+                                         certificate="none")
+
+    def verify_input(self, text: str, profile: str | Profile = Profile.CORR2CAUSE
+                     ) -> RemoteResult:
+        return self.client.verify_result(input=text, profile=_name(profile),
+                                         certificate="none")
+
+    def answer(self, prompt: str, task: str | None = None, *,
+               model_answer: str | None = None, profile: str | Profile = Profile.CORR2CAUSE,
+               explain: bool = True) -> TaskAnswer:
+        """The ``Answer`` call (``explain`` False: the service's explanation is kept
+        anyway, as the call returns it)."""
+        _default_profile(profile)
+        return self.client.answer_result(prompt, task, model_answer=model_answer)
+
+    def grade(self, prompt: str, reply: str, task: str | None = None, *,
+              profile: str | Profile = Profile.CORR2CAUSE) -> Grade:
+        _default_profile(profile)
+        graded = self.client.answer_result(prompt, task, model_answer=reply).grade
+        if graded is None:  # the service always grades a model_answer it was sent
+            raise RemoteError("the service returned no grade for the reply")
+        return graded
+
+
+def _name(profile: str | Profile) -> str:
+    return profile.value if isinstance(profile, Profile) else str(profile)
+
+
+def _default_profile(profile: str | Profile) -> None:
+    if _name(profile) != Profile.CORR2CAUSE.value:
+        raise InputError(f"the gRPC Answer call reads questions under the "
+                         f"{Profile.CORR2CAUSE.value!r} profile only, not {_name(profile)!r}; "
+                         "use verify for other profiles")
+
+
+__all__ = ["RemoteOracle"]

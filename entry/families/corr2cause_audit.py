@@ -1,0 +1,208 @@
+"""Corr2Cause's audit: the record of a row, the quick path over a premise's rows, drawings.
+
+``audit_fields`` labels one row (through the family's memory in the service, or a
+remote verifier) and states its record's fields (``record_of``): the relation and
+the number of variables (its facets), gold and derived labels, the class size, and
+— for a disagreement or an inconsistent premise — the certificate and the causes
+(``oracle.causes``).
+
+``quick_audit`` answers the agreeing rows of a dataset without a certificate each: a
+run of consecutive rows that share a premise is labelled from one look-up in the
+premise's relation tables (``corr2cause_bulk``: the solver's table confirmed by the
+checker's own), gold and outcome per premise group; a row whose label differs from its
+gold, an inconsistent premise or anything unusual is left to ``audit_fields``, which
+builds and checks the full certificate.  ``class_pictures`` draws a finding's class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from causal_oracle.entry.audit_record import AuditRecord, Picture
+from causal_oracle.entry.audit_record import record_of as outcome_of
+from causal_oracle.entry.families.corr2cause_bulk import FastVerdict
+from causal_oracle.entry.families.corr2cause_memory import Corr2CauseMemory
+from causal_oracle.entry.families.corr2cause_result import RELATIONS, VerifyResult
+from causal_oracle.entry.gold import binary_gold, hypothesis_of_input
+from causal_oracle.entry.registry import Item
+from causal_oracle.oracle.causes import classify
+from causal_oracle.oracle.equivalence import analyse
+from causal_oracle.oracle.errors import CertificateRejected, OracleError
+from causal_oracle.oracle.outcome import Outcome
+from causal_oracle.oracle.relations import Profile
+
+AMBIGUOUS = "the semantics profiles label it differently"
+#: the profiles under which the quick path answers rows (every member profile)
+QUICK_PROFILES = frozenset((Profile.CORR2CAUSE, Profile.LOOSE, Profile.STRICT))
+
+
+def audit_fields(memory: Corr2CauseMemory, item: Item, profile: Profile,
+                 verifier: Any = None) -> dict[str, Any]:
+    """The audit's record of one row, labelled by ``verifier`` (a remote service with
+    ``verify``/``verify_input``) or, when None, by ``memory``."""
+    labeller: Any = verifier or memory
+    raw = item.raw
+    gold = item.binary
+    if gold is None:
+        return {"error": "field 'label' is missing or not a 0/1 label"}
+    try:
+        if "premise" in raw and "hypothesis" in raw:
+            hypothesis = str(raw["hypothesis"])
+            result = labeller.verify(str(raw["premise"]), hypothesis, profile.value)
+        else:
+            text = str(raw["input"])
+            hypothesis = hypothesis_of_input(text)
+            result = labeller.verify_input(text, profile.value)
+    except CertificateRejected as error:  # a bug, never a finding: say so
+        return {"error": f"internal error: CertificateRejected: {error}"}
+    except OracleError as error:
+        return {"error": error.describe() if hasattr(error, "describe")
+                else f"{type(error).__name__}: {error}"}
+    return record_of(memory, item, result, hypothesis, gold, profile)
+
+
+def record_of(memory: Corr2CauseMemory, item: Item, result: Any, hypothesis: str, gold: int,
+              profile: Profile) -> dict[str, Any]:
+    """The audit record of a labelled row (``result``: a ``VerifyResult`` or a remote
+    service's result, which carries no class: ``memory`` then parses and analyses the
+    row's text here, so that local and remote audits classify alike)."""
+    raw = item.raw
+    v = result.verdict
+    out: dict[str, Any] = dict(
+        kind="corr2cause", hypothesis=hypothesis, gold=gold,
+        gold_relation=raw.get("relation"), relation_kind=result.hypothesis.kind.value,
+        num_nodes=result.premise.n, derived_label=v.label, derived_relation=v.relation,
+        class_size=v.class_size, holds_in=v.holds_in, ambiguous=v.ambiguous,
+        certificate_checked=result.check.ok)
+    if v.ambiguous:
+        out["ambiguous_reason"] = AMBIGUOUS
+    if v.relation == Outcome.INCONSISTENT:
+        out["reason"] = result.reason()
+    elif v.label != gold:
+        out["certificate"] = v.certificate.to_json(result.premise.variables)
+    gold_relation = out["gold_relation"] if out["gold_relation"] in RELATIONS else None
+    if v.relation == Outcome.INCONSISTENT or v.label != gold or (
+            gold_relation is not None and gold_relation != v.relation):
+        if isinstance(result, VerifyResult):
+            analysis, parsed = result.analysis, result.hypothesis
+        elif "premise" in raw and "hypothesis" in raw:
+            parsed = memory.hypothesis_of(hypothesis.strip())
+            analysis = analyse(memory.premise_of(str(raw["premise"]).strip()))
+        else:
+            premise_obj, parsed = memory.item_of(str(raw["input"]))
+            analysis = analyse(premise_obj)
+        prob = raw.get("prob")
+        causes = classify(analysis, parsed, v, gold=gold, gold_relation=gold_relation,
+                          gold_prob=float(prob) if isinstance(prob, int | float) else None,
+                          profile=profile)
+        out["causes"] = [c.to_json() for c in causes]
+    return out
+
+
+
+def _witness_edges(witness: list[list[str]] | None) -> tuple[tuple[str, str], ...]:
+    return tuple((a, b) for path in witness or [] for a, b in zip(path, path[1:],
+                                                                    strict=False))
+
+
+def class_pictures(cert: Mapping[str, Any], names: list[str], gold: int | None
+                   ) -> tuple[Picture, ...]:
+    """A certificate (``Certificate.to_json``) drawn: the class (CPDAG, the relation's
+    witness highlighted) and one member — the counter-example when the gold claims
+    entailment, else a member with the witness."""
+    members, witnesses = cert.get("members") or [], cert.get("witnesses") or []
+    with_w = next((i for i, w in enumerate(witnesses) if w is not None), None)
+    without = next((i for i, w in enumerate(witnesses) if w is None), None)
+    pictures = [Picture(f"class: CPDAG ({cert.get('class_size')} member(s))", tuple(names),
+                        tuple(map(tuple, cert.get("cpdag_directed") or [])),
+                        tuple(map(tuple, cert.get("cpdag_undirected") or [])),
+                        highlight=_witness_edges(witnesses[with_w]) if with_w is not None
+                        else ())]
+    pick = without if gold == 1 and without is not None else with_w
+    if pick is None:
+        pick = without
+    if pick is not None and pick < len(members):
+        kind = "counter-example" if witnesses[pick] is None else "witness"
+        pictures.append(Picture(f"member {pick + 1}: {kind}", tuple(names),
+                                tuple(map(tuple, members[pick])),
+                                highlight=_witness_edges(witnesses[pick])))
+    return tuple(pictures)  # type: ignore[arg-type]
+
+
+# ---- the quick path -------------------------------------------------------------------
+
+#: columns that make a row some other family's (CLEAR, Corr2Cause++, task rows)
+_QUICK_SKIP = frozenset(("task_type", "query", "task"))
+
+
+def quick_audit(memory: Corr2CauseMemory, family: str, rows: Sequence[tuple[int, Any]],
+                columns: Mapping[str, str], profile: Profile) -> dict[int, AuditRecord]:
+    """Records of the agreeing rows, by position in ``rows``, from one table look-up per
+    run of consecutive rows that share a premise (module docstring)."""
+    done: dict[int, AuditRecord] = {}
+    premise_col, hypothesis_col = columns["premise"], columns["hypothesis"]
+    label_col, relation_col, id_col = columns["label"], columns["relation"], columns["id"]
+    skip = _QUICK_SKIP
+    i, n = 0, len(rows)
+    while i < n:
+        row = rows[i][1]
+        if not isinstance(row, dict) or not row.keys().isdisjoint(skip):
+            i += 1
+            continue
+        premise = row.get(premise_col)
+        if not isinstance(premise, str):
+            i += 1
+            continue
+        start = i
+        i += 1
+        while i < n:  # the run of rows of this premise
+            other = rows[i][1]
+            if not isinstance(other, dict) or other.get(premise_col) != premise or \
+                    not other.keys().isdisjoint(skip):
+                break
+            i += 1
+        run = [r for _, r in rows[start:i]]
+        hypotheses = [r.get(hypothesis_col) for r in run]
+        texts = [h for h in hypotheses if isinstance(h, str)]
+        if len(texts) != len(run):
+            continue  # the rows take the full path, which says what is wrong
+        try:
+            verdicts = memory.label_fast_many(premise, texts, profile)
+        except Exception:  # the rows take the full path, which reports what went wrong
+            continue
+        for offset, (member, fast) in enumerate(zip(run, verdicts, strict=True)):
+            if fast is None:
+                continue
+            gold = binary_gold(member.get(label_col))
+            if gold is None or fast.label != gold:
+                continue
+            gold_relation = member.get(relation_col)
+            if gold_relation in RELATIONS and gold_relation != fast.relation:
+                continue
+            done[start + offset] = _agreeing(family, rows[start + offset][0], member,
+                                             hypothesis_col, gold, gold_relation,
+                                             member.get(id_col), fast)
+    return done
+
+
+def _agreeing(family: str, index: int, row: Mapping[str, Any], hypothesis_col: str,
+              gold: int, gold_relation: Any, rid: Any, fast: FastVerdict) -> AuditRecord:
+    """The record ``audit_fields`` would give a row whose table label agrees with gold
+    (the same fields; its outcome, agree or ambiguous, decided where every outcome is:
+    ``entry.audit_record.record_of``)."""
+    kind = fast.kind.value
+    fields = {"kind": "corr2cause", "hypothesis": row[hypothesis_col], "gold": gold,
+              "gold_relation": gold_relation, "relation_kind": kind,
+              "num_nodes": fast.num_nodes, "derived_label": fast.label,
+              "derived_relation": fast.relation, "class_size": fast.class_size,
+              "holds_in": fast.holds_in, "ambiguous": fast.ambiguous,
+              "certificate_checked": True}
+    if fast.ambiguous:
+        fields["ambiguous_reason"] = AMBIGUOUS
+    return outcome_of(family, {"relation": kind, "variables": str(fast.num_nodes)}, index,
+                      rid, fields)
+
+
+__all__ = ["AMBIGUOUS", "QUICK_PROFILES", "audit_fields", "class_pictures", "quick_audit",
+           "record_of"]

@@ -1,0 +1,91 @@
+"""The one way every surface calls the oracle: the ``Oracle`` protocol.
+
+The CLI, the harness plug-ins, the reward scorers, ``eval`` and the audit ask the same
+four questions of the oracle, whether it runs in this process or behind the gRPC
+server:
+
+* ``answer(prompt, task)`` — the certified answer to a question of any registered
+  family (a ``TaskAnswer``; with ``model_answer``, its ``grade`` too);
+* ``grade(prompt, reply, task)`` — a model's reply graded (a ``Grade``);
+* ``verify(premise, hypothesis)`` / ``verify_input(text)`` — a hypothesis labelled
+  against a premise by the family that labels pairs (``Family.labels_pairs``): a
+  ``Verified`` result (label, relation, class size, whether the certificate was
+  re-checked, the reason).
+
+``entry.service.Service`` implements it in-process; ``clients.remote.RemoteOracle``
+over gRPC.  A surface types its oracle as ``Oracle`` and works with either;
+``isinstance(x, Oracle)`` checks the methods are there (``runtime_checkable``).
+
+    >>> from causal_oracle.entry import default
+    >>> isinstance(default(), Oracle)
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from causal_oracle.entry.results import Grade, TaskAnswer
+from causal_oracle.oracle.relations import Profile
+
+
+class Verdict(Protocol):
+    """A pair's verdict: what every ``Verified`` result's ``verdict`` holds."""
+
+    @property
+    def relation(self) -> str: ...
+
+    @property
+    def label(self) -> int | None: ...
+
+    @property
+    def class_size(self) -> int: ...
+
+    @property
+    def holds_in(self) -> int | None: ...
+
+    @property
+    def ambiguous(self) -> bool: ...
+
+
+class Verified(Protocol):
+    """A labelled premise–hypothesis pair, in-process (``VerifyResult``) or remote
+    (``RemoteResult``)."""
+
+    @property
+    def verdict(self) -> Verdict: ...
+
+    def reason(self) -> str: ...
+
+    def summary(self) -> dict[str, object]: ...
+
+    def explain(self, fmt: str = "text") -> str: ...
+
+
+@runtime_checkable
+class Oracle(Protocol):
+    """What every surface asks of the oracle (module docstring)."""
+
+    def answer(self, prompt: str, task: str | None = None, *,
+               model_answer: str | None = None, profile: str | Profile = Profile.CORR2CAUSE,
+               explain: bool = True) -> TaskAnswer:
+        """The certified answer to ``prompt`` (and the grade of ``model_answer``)."""
+        ...
+
+    def grade(self, prompt: str, reply: str, task: str | None = None, *,
+              profile: str | Profile = Profile.CORR2CAUSE) -> Grade:
+        """A model's reply to ``prompt`` graded."""
+        ...
+
+    def verify(self, premise: str, hypothesis: str,
+               profile: str | Profile = Profile.CORR2CAUSE) -> Verified:
+        """A hypothesis labelled against a premise."""
+        ...
+
+    def verify_input(self, text: str, profile: str | Profile = Profile.CORR2CAUSE
+                     ) -> Verified:
+        """Like ``verify`` for the layout ``"Premise: …\\nHypothesis: …"``."""
+        ...
+
+
+__all__ = ["Oracle", "Verdict", "Verified"]

@@ -34,10 +34,12 @@ Sink = Callable[[list[AuditRecord]], None]
 CHUNK = 1000
 
 
-def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
+def read_rows(path: Path, named: bool = True) -> Iterator[tuple[int, dict[str, Any] | str]]:
     """(row reference, parsed row or an error message) for any source ``readers`` reads;
-    the reference is the 1-based file line (record number for binary formats)."""
-    for record in readers.read_records(path):
+    the reference is the 1-based file line (record number for binary formats); ``named``:
+    rows completed from their file's name (``readers.named_row``), else as the file holds
+    them."""
+    for record in readers.read_records(path, named):
         yield record.ref, record.row if record.row is not None else str(record.error)
 
 
@@ -46,11 +48,14 @@ class _JsonLine(NamedTuple):
 
     number: int
     text: bytes
+    file: str = ""  # the file's name, which its rows are offered (``readers.named_row``)
 
 
 def _decode(line: _JsonLine) -> dict[str, Any] | str:
     record = readers.json_line(line.number, line.text)
-    return record.row if record.row is not None else str(record.error)
+    if record.row is None:
+        return str(record.error)
+    return readers.named_row(record.row, line.file) if line.file else record.row
 
 
 def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | _JsonLine | str]]:
@@ -59,10 +64,11 @@ def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | _J
         for record in source.records():
             yield record.ref, record.row if record.row is not None else str(record.error)
         return
-    with source.files[0][0].open("rb") as handle:
+    file = source.files[0][0]
+    with file.open("rb") as handle:
         for number, line in enumerate(handle, 1):
             if line.strip():
-                yield number, _JsonLine(number, line)
+                yield number, _JsonLine(number, line, file.name)
 
 
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
@@ -216,7 +222,8 @@ def _audit_range(args: tuple[_Range, Columns, str, bool]
         data = handle.read(rng.end - rng.start)
     report = AuditReport()
     lines: list[tuple[int, dict[str, Any] | _JsonLine | str]] = [
-        (rng.first_line + offset, _JsonLine(rng.first_line + offset, text))
+        (rng.first_line + offset, _JsonLine(rng.first_line + offset, text,
+                                            Path(rng.path).name))
         for offset, text in enumerate(data.split(b"\n")) if text.strip()]
     records = _work((lines, cols, profile))  # type: ignore[arg-type]
     for record in records:

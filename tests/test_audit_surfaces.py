@@ -223,6 +223,8 @@ def test_a_full_set_audit_answers_every_item_and_writes_no_gold(
     s = got["report"]["summary"]
     assert s["unreadable"] == s["internal_error"] == s["agree"] == s["disagree"] == 0
     assert s["answered"] + s["ambiguous"] + s["undetermined"] == s["items"] > 0
+    assert s["answered"] > s["ambiguous"] > 0  # options at fault, found without the gold
+    assert set(s.get("undetermined_reasons", {})) <= {"degenerate question"}
     assert all(f["type"] != "answered" for f in _page_data(got["html"])["findings"])
     records = [json.loads(line) for line in got["jsonl"].read_text().splitlines()]
     assert all(r["gold"] is None and r["derived"] for r in records)

@@ -219,6 +219,9 @@ class Calm(Family[CalmQuestion, Any]):
         if item.gold is None and (NO_VALID in causes or SEVERAL_VALID in causes):
             # a defect of the question itself, found without its (withheld) gold
             out.update(ambiguous=True, reason=_NO_GOLD_AMBIGUOUS[NO_VALID in causes])
+        elif item.gold is None and DEGENERATE in causes and not _answerable(
+                part, question, solution):
+            out["undetermined"] = "degenerate question"  # as a Lite item's would be
         out["causes"] = [{"kind": c, "detail": out.get("reason") or ""} for c in causes]
         if out.get("agree") is None and not out.get("ambiguous") and item.gold is not None:
             out["undetermined"] = ("degenerate question" if DEGENERATE in causes
@@ -244,6 +247,16 @@ class Calm(Family[CalmQuestion, Any]):
         causes = [str(c["kind"]) for c in fields.get("causes") or ()]
         return {"task": str(fields.get("task")), "language": str(fields.get("language")),
                 "cause": ",".join(causes) or "none"}
+
+
+def _answerable(part: CalmPart[Any, Any], question: CalmQuestion, solution: Any) -> bool:
+    """Whether the certified answer, written out, grades as right (a degenerate choice
+    question has no option that could)."""
+    try:
+        claim = part.read_reply(question, part.render(question, solution).text)
+    except InputError:
+        return False
+    return part.judge(question, solution, claim).correct is True
 
 
 def _is_yes_no(part: CalmPart[Any, Any], task: str) -> bool:

@@ -243,7 +243,8 @@ def _item(knobs: CalmKnobs, kind: str, task: str, label: Any, rng: random.Random
         else f" answered {'Yes' if label else 'No'}"
     raise InputError(f"no {task} item{wanted} found in {MAX_DRAWS} graphs with "
                      f"min_nodes={knobs.min_nodes}, max_nodes={knobs.max_nodes}, "
-                     f"edge_prob={knobs.edge_prob}, balanced={knobs.balanced}")
+                     f"edge_prob={knobs.edge_prob}, balanced={knobs.balanced} (kinds="
+                     f"{','.join(knobs.kinds)}, densities={','.join(knobs.densities)})")
 
 
 def _tasks(knobs: CalmKnobs, kind: str) -> tuple[str, ...]:

@@ -154,8 +154,10 @@ class Calm(Family[CalmQuestion, Any]):
     def file_row(self, raw: Mapping[str, Any], file_name: str) -> Mapping[str, Any] | None:
         """A record of a file named as CaLM ships it (``<task>_<EN|CN>.json``), which
         carries no task of its own: the record with the task and language of the name.
-        None for a row that names its task, or a file no part's task names."""
-        if "task" in raw:
+        None for a row that names its task, one that is no CaLM record (CaLM's records
+        carry their ``index``: a file of prompts and replies saved under a task's name is
+        read by its columns), or a file no part's task names."""
+        if "task" in raw or "index" not in raw:
             return None
         task, lang = split_task(file_name.rsplit(".", 1)[0] if "." in file_name
                                 else file_name)

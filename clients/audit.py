@@ -38,27 +38,33 @@ CHUNK = 1000
 _PROFILES = frozenset(p.value for p in Profile)
 
 
-def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
+def read_rows(path: Path, named: bool = True) -> Iterator[tuple[int, dict[str, Any] | str]]:
     """(row reference, parsed row or an error message) for any source ``readers`` reads;
-    the reference is the 1-based file line (record number for binary formats)."""
-    for record in readers.read_records(path):
+    the reference is the 1-based file line (record number for binary formats); ``named``:
+    rows completed from their file's name (``readers.named_row``), else as the file holds
+    them."""
+    for record in readers.read_records(path, named):
         yield record.ref, record.row if record.row is not None else str(record.error)
 
 
-def _row(number: int, text: bytes) -> dict[str, Any] | str:
+def _row(number: int, text: bytes, file: str = "") -> dict[str, Any] | str:
     """One JSON line decoded: orjson straight to the row for the usual object line (no
     ``Record`` in between), ``readers.json_line`` — whose reading and error messages are
-    the contract — for any other (a BOM, bad bytes, not an object, not JSON)."""
+    the contract — for any other (a BOM, bad bytes, not an object, not JSON); ``file``:
+    the name of the file it was read from, which its row is offered
+    (``readers.named_row``)."""
+    row: Any = None
     if text[:1] == b"{":
         try:
             row = orjson.loads(text)
         except orjson.JSONDecodeError:
-            pass
-        else:
-            if isinstance(row, dict):
-                return row
-    record = readers.json_line(number, text)
-    return record.row if record.row is not None else str(record.error)
+            row = None
+    if not isinstance(row, dict):
+        record = readers.json_line(number, text)
+        if record.row is None:
+            return str(record.error)
+        row = record.row
+    return readers.named_row(row, file) if file else row
 
 
 def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | str]]:
@@ -67,10 +73,11 @@ def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | st
         for record in source.records():
             yield record.ref, record.row if record.row is not None else str(record.error)
         return
-    with source.files[0][0].open("rb") as handle:
+    file = source.files[0][0]
+    with file.open("rb") as handle:
         for number, line in enumerate(handle, 1):
             if line and not line.isspace():
-                yield number, _row(number, line)
+                yield number, _row(number, line, file.name)
 
 
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
@@ -221,9 +228,9 @@ def _audit_range(args: tuple[_Range, Columns, str, bool]
         handle.seek(rng.start)
         data = handle.read(rng.end - rng.start)
     report = AuditReport()
-    first = rng.first_line
+    first, name = rng.first_line, Path(rng.path).name
     rows: list[tuple[int, dict[str, Any] | str]] = [
-        (first + offset, _row(first + offset, text))
+        (first + offset, _row(first + offset, text, name))
         for offset, text in enumerate(data.split(b"\n")) if text and not text.isspace()]
     records = _work((rows, cols, profile))
     for record in records:

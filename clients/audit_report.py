@@ -16,7 +16,8 @@ show the same counts.
 Report contract (``OUT.json``), relied on by scripts:
 
 * ``summary``: ``{items, agree, disagree, ambiguous, undetermined, inconsistent,
-  unreadable, internal_error}`` — each item has exactly one outcome, so they sum to
+  unreadable, internal_error, answered}`` (``answered``: rows without gold, whose answer is
+  in no list) — each item has exactly one outcome, so they sum to
   ``items`` (+ ``undetermined_reasons``: ``{reason: count}`` when there are undetermined
   items);
 * ``disagreements``: ``{row, id, hypothesis, gold, derived_label,

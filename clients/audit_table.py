@@ -20,7 +20,8 @@ from causal_oracle.entry.registry import REGISTRY, Family
 
 HEADS = {Outcome.AGREE: "agree", Outcome.DISAGREE: "disagree", Outcome.AMBIGUOUS: "ambig.",
          Outcome.UNDETERMINED: "undet.", Outcome.INCONSISTENT: "incons.",
-         Outcome.UNREADABLE: "unread.", Outcome.INTERNAL_ERROR: "internal"}
+         Outcome.UNREADABLE: "unread.", Outcome.INTERNAL_ERROR: "internal",
+         Outcome.ANSWERED: "answered"}
 
 
 class Report(Protocol):

@@ -107,7 +107,7 @@ def write_corrected(source: Path, report: dict[str, Any], out: Path, *,
     counts = {"rows": 0, "changed": 0, "dropped": 0, "flagged": 0}
 
     def rows() -> Any:
-        for index, row in read_rows(source):
+        for index, row in read_rows(source, named=False):
             if isinstance(row, str):  # an unreadable JSON line: keep its index, write nothing
                 counts["dropped"] += 1
                 continue

@@ -103,7 +103,8 @@ def doc_of(ref: int, row: dict[str, Any]) -> dict[str, Any] | None:
             "task": item.task, "prompt": item.prompt,
             "gold": -1 if item.binary is None else item.binary,
             "gold_relation": str(row.get("relation") or "") if binary else "",
-            "truth": "{}" if binary else json.dumps(item.gold or {}, ensure_ascii=False)}
+            # the gold as the family reads it: 0 and 0.0 are golds, None (withheld) is none
+            "truth": "{}" if binary else json.dumps(item.gold, ensure_ascii=False)}
 
 
 def iter_docs(paths: Iterable[str | Path], task: str) -> Iterator[dict[str, Any]]:

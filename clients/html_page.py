@@ -38,7 +38,7 @@ from typing import Any
 #: one colour per outcome (``Outcome.value``), in the order the bars stack
 COLOURS = {"agree": "#2e7d32", "disagree": "#c62828", "ambiguous": "#f9a825",
            "undetermined": "#6a1b9a", "inconsistent": "#5d4037", "unreadable": "#616161",
-           "internal_error": "#000000"}
+           "internal_error": "#000000", "answered": "#1565c0"}
 
 
 def _total(counts: Mapping[str, Any], colours: Mapping[str, str]) -> int:

@@ -31,6 +31,12 @@ directory              ``datasets`` ``save_to_disk`` output (``state.json`` +
                        ``*.jsonl``, ``*.csv`` …, searched recursively)
 =====================  ====================================================
 
+Every row read from a file is offered the file's name (``Registry.file_row``): a
+benchmark whose files are named after the task their records leave out (CaLM's
+``AR-B_CaLM-AR_EN.json``) gets the row completed by its family, so every surface that
+reads files reads such a row as the family means it.  ``records(named=False)`` gives the
+rows exactly as the file holds them (what a corrected copy writes back).
+
 The text formats' own readers are ``clients.text_formats`` (which also turns upstream
 intervention-effect templates, header ``dag|prompt|question|label``, into IE task
 rows); which column holds which role is ``clients.columns``'s business
@@ -57,7 +63,7 @@ from causal_oracle.clients.text_formats import (
     jsonl_records,
     sniff_delimiter,
 )
-from causal_oracle.entry import InputError
+from causal_oracle.entry import REGISTRY, InputError
 
 
 class Format(enum.Enum):
@@ -144,6 +150,22 @@ def _arrow_count(path: Path, fmt: Format) -> int:
         except _arrow_errors() as error:
             raise _unreadable(path, fmt, error) from None
     return sum(batch.num_rows for batch in _arrow_batches(path, fmt))
+
+
+def named_row(row: dict[str, Any], file: Path | str) -> dict[str, Any]:
+    """``row`` as read from ``file``: completed by the family its file's name speaks to
+    (``Registry.file_row``), else ``row`` itself."""
+    done = REGISTRY.file_row(row, Path(file).name)
+    return row if done is row else dict(done)
+
+
+def _named(records: Iterator[Record] | list[Record], file: Path) -> Iterator[Record]:
+    for record in records:
+        if record.row is None:
+            yield record
+            continue
+        row = named_row(record.row, file)
+        yield record if row is record.row else Record(record.ref, row, record.error)
 
 
 # ---- sources -----------------------------------------------------------------------------
@@ -238,7 +260,7 @@ class Source:
         for file, fmt in self.files:
             if fmt in (Format.PARQUET, Format.ARROW):
                 return _arrow_columns(file, fmt)
-            for record in self._file_records(file, fmt):
+            for record in self._file_records(file, fmt, named=False):
                 if record.row is not None:
                     return list(record.row)
         return []
@@ -252,15 +274,17 @@ class Source:
             return False
         return any(record.row is not None and name in record.row for record in self.records())
 
-    def records(self) -> Iterator[Record]:
-        """Every row in order; with several files (or binary ones) refs are record numbers."""
+    def records(self, named: bool = True) -> Iterator[Record]:
+        """Every row in order; with several files (or binary ones) refs are record numbers.
+        ``named``: each row as completed from its file's name (``named_row``); False:
+        as the file holds it."""
         if self.unit == "line":
             file, fmt = self.files[0]
-            yield from self._file_records(file, fmt)
+            yield from self._file_records(file, fmt, named)
             return
         number = 0
         for file, fmt in self.files:
-            for record in self._file_records(file, fmt):
+            for record in self._file_records(file, fmt, named):
                 number += 1
                 error = record.error
                 if error is not None and len(self.files) > 1:
@@ -280,7 +304,12 @@ class Source:
                 total += sum(1 for _ in self._file_records(file, fmt))
         return total
 
-    def _file_records(self, file: Path, fmt: Format) -> Iterator[Record]:
+    def _file_records(self, file: Path, fmt: Format, named: bool = True
+                      ) -> Iterator[Record]:
+        records = self._raw_records(file, fmt)
+        yield from _named(records, file) if named else records
+
+    def _raw_records(self, file: Path, fmt: Format) -> Iterator[Record]:
         if fmt is Format.JSONL:
             yield from jsonl_records(file)
         elif fmt is Format.JSON_ARRAY and len(self.files) == 1:
@@ -314,9 +343,9 @@ def open_source(path: str | Path) -> Source:
     return Source(path, [(path, format_of(path))])
 
 
-def read_records(path: str | Path) -> Iterator[Record]:
-    """Shorthand for ``open_source(path).records()``."""
-    return open_source(path).records()
+def read_records(path: str | Path, named: bool = True) -> Iterator[Record]:
+    """Shorthand for ``open_source(path).records(named)``."""
+    return open_source(path).records(named)
 
 
 def at_row(unit: str, ref: int, error: object) -> str:
@@ -335,4 +364,4 @@ def at_row(unit: str, ref: int, error: object) -> str:
 
 __all__ = ["ALIASES", "ROLES", "Detected", "Format", "Record", "Source", "at_row",
            "detect_columns", "fix_hint", "format_of", "ie_template_row", "json_line",
-           "open_source", "read_records", "sniff_delimiter"]
+           "named_row", "open_source", "read_records", "sniff_delimiter"]

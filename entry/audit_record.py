@@ -13,7 +13,10 @@ family, the result is one ``AuditRecord`` with exactly one ``Outcome`` (DESIGN.m
 * ``unreadable`` — the row or its question could not be read (``reason``: the parse
   error, with line, column and caret when the parser located it);
 * ``internal_error`` — the oracle failed (a bug: e.g. its checker rejected a
-  certificate).
+  certificate);
+* ``answered`` — the row has no gold (a benchmark that withholds it, like CaLM's full
+  set): the certified answer is derived and re-checked, and there is nothing to compare
+  it with.  Not a finding.
 
 Outcomes are exclusive, so over any set of records they sum to the number of items:
 every surface (table, JSON, gate, JUnit, ``--records``, HTML) counts the same records.
@@ -52,6 +55,7 @@ class Outcome(enum.Enum):
     INCONSISTENT = "inconsistent"
     UNREADABLE = "unreadable"
     INTERNAL_ERROR = "internal_error"
+    ANSWERED = "answered"
 
 
 #: what each outcome means, for a family that does not say it in its own words
@@ -63,13 +67,14 @@ OUTCOME_WORDS: Mapping[Outcome, str] = {
     Outcome.INCONSISTENT: "no model fits the premise",
     Outcome.UNREADABLE: "the row or its question could not be read or parsed",
     Outcome.INTERNAL_ERROR: "the oracle failed on the row (a bug: please report it)",
+    Outcome.ANSWERED: "the row has no gold: the certified answer is given, re-checked",
 }
 
 #: the outcomes every family can have (a row can always be unreadable or hit a bug)
 ALWAYS = (Outcome.AGREE, Outcome.DISAGREE, Outcome.UNREADABLE, Outcome.INTERNAL_ERROR)
 
-#: outcomes a report lists row by row (every outcome but agree)
-FINDINGS = tuple(o for o in Outcome if o is not Outcome.AGREE)
+#: outcomes a report lists row by row (every outcome but agree and answered)
+FINDINGS = tuple(o for o in Outcome if o not in (Outcome.AGREE, Outcome.ANSWERED))
 
 INTERNAL = "internal error: "
 
@@ -183,6 +188,8 @@ def _outcome(fields: Mapping[str, Any]) -> tuple[Outcome, str | None]:
         return Outcome.AGREE, reason
     if agree is False:
         return Outcome.DISAGREE, reason
+    if fields.get("no_gold"):
+        return Outcome.ANSWERED, reason
     # no verdict and no reason it has none: the gold could not be read against the answer
     return Outcome.UNREADABLE, reason or "the gold could not be compared with the answer"
 
@@ -191,7 +198,7 @@ def record_of(family: str, facets: dict[str, str], row: int, rid: Any,
               fields: dict[str, Any]) -> AuditRecord:
     """The record of an audited row from its family's fields (``Family.audit_fields``:
     ``agree`` or ``derived_label`` vs ``gold``, ``ambiguous``, ``undetermined``,
-    ``derived_relation == "inconsistent"``, ``error``; ``reason``, ``causes``,
+    ``derived_relation == "inconsistent"``, ``error``, ``no_gold``; ``reason``, ``causes``,
     ``certificate``, ``certificate_checked``, ``derived``/``derived_label``)."""
     outcome, reason = _outcome(fields)
     derived = fields.get("derived", fields.get("derived_label"))

@@ -12,7 +12,7 @@ a time, or by merging the summaries of worker processes:
   family could not read has no facet values, so it counts in its family only);
 * ``causes`` — how many records have each cause class (``oracle.causes``, the CLadder
   and CLEAR cause classes alike);
-* ``findings`` — every record whose outcome is not ``agree``, in the order added
+* ``findings`` — every record whose outcome is not ``agree`` or ``answered``, in the order added
   (rows are file lines, so a merged summary is sorted by row);
 * two Corr2Cause-style checks read off the record's fields, not its family: the
   3-class relation against a gold ``relation`` column (``three_class``,
@@ -36,6 +36,7 @@ from causal_oracle.entry.audit_record import AuditRecord, Outcome
 
 RELATIONS = ("entailment", "neutral", "contradiction")
 _OUTCOMES = tuple(Outcome)  # iterating the enum class itself is slow, and done per Counts
+_NOT_FINDINGS = (Outcome.AGREE, Outcome.ANSWERED)
 
 
 @dataclass
@@ -79,6 +80,10 @@ class Counts:
     def internal_error(self) -> int:
         return self.counts[Outcome.INTERNAL_ERROR]
 
+    @property
+    def answered(self) -> int:
+        return self.counts[Outcome.ANSWERED]
+
     def add(self, record: AuditRecord) -> None:
         self.items += 1
         self.counts[record.outcome] += 1
@@ -95,7 +100,8 @@ class Counts:
 
     def to_json(self) -> dict[str, Any]:
         """``{items, agree, disagree, ambiguous, undetermined, inconsistent, unreadable,
-        internal_error}`` (+ ``undetermined_reasons`` when there are undetermined items)."""
+        internal_error, answered}`` (+ ``undetermined_reasons`` when there are undetermined
+        items)."""
         out: dict[str, Any] = {"items": self.items,
                                **{o.value: self.counts[o] for o in Outcome}}
         if self.reasons:
@@ -169,7 +175,7 @@ class Summary:
             if family is None:
                 family = self.families[record.family] = FamilySummary()
             family.add(record)
-        if record.outcome is not Outcome.AGREE:
+        if record.outcome not in _NOT_FINDINGS:
             self.findings.append(record)
         self.certificates_checked += record.checked
         for cause in record.causes:

@@ -6,6 +6,9 @@ interface (``Family``):
 
 * ``detect(text)`` — does this text look like one of its questions;
 * ``row(raw)`` — is this dataset row one of its items, and what is its gold (``Item``);
+* ``file_row(raw, file_name)`` — the row completed from the name of the file it was read
+  from, when that name says what the rows leave out (optional: a family whose files are
+  named after their task; the readers offer every row read from a file);
 * ``parse(text, options)`` — text → formal objects, through its grammar in ``parser/``;
 * ``solve(question)`` — the answer, by its solvers (which never see text);
 * ``check(question, solution)`` — the independent checker's verdict on that answer
@@ -255,6 +258,14 @@ class Family(ABC, Generic[Q, S]):
         that is this family's but unusable raises ``InputError`` saying why."""
         return None
 
+    def file_row(self, raw: Mapping[str, Any], file_name: str) -> Mapping[str, Any] | None:
+        """``raw`` completed from ``file_name`` (the base name of the file it was read
+        from) when the name says what the row leaves out and this family reads it (a
+        benchmark whose files are named after the task of the records they hold); None
+        (the default) when the name says nothing to this family.  Cheap: it is offered
+        every row of every file read, before ``row``."""
+        return None
+
     def benchmark_rule(self, item: Item, reply: str) -> bool | None:
         """Whether the benchmark's *own* scorer counts ``reply`` right for ``item`` (its
         answer extraction and comparison with the row's gold, e.g. the rules OpenCompass
@@ -427,6 +438,16 @@ class Registry:
             if family.labels_pairs:
                 return family
         raise InputError("no registered family labels a hypothesis against a premise")
+
+    def file_row(self, raw: Mapping[str, Any], file_name: str) -> Mapping[str, Any]:
+        """``raw`` as read from a file named ``file_name``: completed by the first family
+        whose ``file_row`` reads something in the name, else ``raw`` itself."""
+        name = file_name.replace("\\", "/").rsplit("/", 1)[-1]
+        for family in self:
+            done = family.file_row(raw, name)
+            if done is not None:
+                return done
+        return raw
 
     def resources(self) -> tuple[Resource, ...]:
         """Every registered family's resources, in registration order."""

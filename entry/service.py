@@ -321,6 +321,8 @@ class Service:
             out["error"] = error.describe() if isinstance(error, InputError) else str(error)
             return out
         out.update(agree=judged.agree, derived=judged.derived, gold=judged.gold)
+        if item.gold is None and judged.agree is None:
+            out["no_gold"] = True  # nothing to compare the answer with: ``answered``
         if judged.ambiguous or judged.reason is not None:
             out.update(ambiguous=judged.ambiguous, reason=judged.reason)
         return out

@@ -9,7 +9,9 @@ is installed (the ``rl`` extra):
 * ``causal_graph`` — CLEAR-style graph questions (20 task types, 6 question types) from
   random graphs (``environments.graph``);
 * ``causal_ladder`` — CLadder-style questions on rungs 1–3 from seeded models over
-  CLadder's graph families, in its stories' words (``environments.ladder``).
+  CLadder's graph families, in its stories' words (``environments.ladder``);
+* ``calm_graph`` — CaLM-style graph questions (AR, CA, CEI, BAS, FAS, IV) from seeded
+  random graphs, in CaLM's English prompts (``environments.calm``).
 
 ``reasoning_gym.create_dataset("causal_corr2cause", size=100, seed=1)`` then gives the
 same 100 items on every call, each with the oracle's certified answer and its measured
@@ -23,10 +25,12 @@ turns any of them into a ``verifiers`` environment.
     >>> [e["metadata"]["difficulty"]["num_nodes"] for e in data]
     [4, 4]
     >>> sorted(CATALOGUE)
-    ['causal_cibench', 'causal_corr2cause', 'causal_graph', 'causal_ladder']
+    ['calm_graph', 'causal_cibench', 'causal_corr2cause', 'causal_graph', 'causal_ladder']
 """
 
 from causal_oracle.environments.base import CATALOGUE, HAVE_REASONING_GYM, CertifiedDataset, create
+from causal_oracle.environments.calm import CALM_NAME, CalmConfig, CalmCurriculum, CalmDataset
+from causal_oracle.environments.calm import register as register_calm
 from causal_oracle.environments.cibench import (
     CIBENCH_NAME,
     CIBenchConfig,
@@ -60,14 +64,37 @@ from causal_oracle.environments.ladder import register as register_ladder
 def register() -> bool:
     """Register every dataset of this package with Reasoning Gym (a no-op for those already
     registered); False without Reasoning Gym."""
-    done = [register_corr2cause(), register_cibench(), register_graph(), register_ladder()]
+    done = [register_corr2cause(), register_cibench(), register_graph(), register_ladder(),
+            register_calm()]
     return any(done)
 
 
 register()
 
-__all__ = ["CATALOGUE", "CIBENCH_NAME", "DATASET_NAME", "GRAPH_NAME", "HAVE_REASONING_GYM",
-           "LADDER_NAME", "CIBenchConfig", "CIBenchCurriculum", "CIBenchDataset",
-           "CertifiedDataset", "Corr2CauseConfig", "Corr2CauseCurriculum", "Corr2CauseDataset",
-           "GraphConfig", "GraphCurriculum", "GraphDataset", "LadderConfig", "LadderCurriculum",
-           "LadderDataset", "create", "register"]
+__all__ = [
+    "CALM_NAME",
+    "CATALOGUE",
+    "CIBENCH_NAME",
+    "DATASET_NAME",
+    "GRAPH_NAME",
+    "HAVE_REASONING_GYM",
+    "LADDER_NAME",
+    "CIBenchConfig",
+    "CIBenchCurriculum",
+    "CIBenchDataset",
+    "CalmConfig",
+    "CalmCurriculum",
+    "CalmDataset",
+    "CertifiedDataset",
+    "Corr2CauseConfig",
+    "Corr2CauseCurriculum",
+    "Corr2CauseDataset",
+    "GraphConfig",
+    "GraphCurriculum",
+    "GraphDataset",
+    "LadderConfig",
+    "LadderCurriculum",
+    "LadderDataset",
+    "create",
+    "register",
+]

@@ -67,7 +67,7 @@ def test_report_contract_and_bad_rows(tmp_path: Path) -> None:
     report = json.loads(out.read_text())
     assert report["summary"] == {"items": 4, "agree": 0, "disagree": 1, "ambiguous": 0,
                                  "undetermined": 0, "inconsistent": 0, "unreadable": 3,
-                                 "internal_error": 0}
+                                 "internal_error": 0, "answered": 0}
     (d,) = report["disagreements"]
     assert set(d) >= {"row", "id", "hypothesis", "gold", "derived_label", "derived_relation",
                       "class_size", "holds_in", "certificate_checked"}

@@ -46,6 +46,11 @@ SAMPLES = [
     ("n4", DATA / "n4.jsonl", [], "corr2cause"),
     ("corrupted", DATA / "corrupted_premises.jsonl", [], "corr2cause"),
     ("toy", None, [], "toy"),
+    # CaLM as shipped: records carry no task, their file's name does; the full set has
+    # no gold (every item ``answered``)
+    ("calm-lite", DATA / "calm" / "lite_sample", [], "calm"),
+    ("calm-full", DATA / "calm" / "full_sample", [], "calm"),
+    ("calm-ate-p-cn", DATA / "calm" / "lite_sample" / "ATE-P_ATE-basic_CN.json", [], "calm"),
 ]
 FAIL_ON = "disagree,ambiguous,undetermined,inconsistent,unreadable"
 OUTCOMES = [o.value for o in Outcome]
@@ -84,7 +89,8 @@ def _audit(name: str, source: Path | None, extra: list[str], tmp: Path,
                  "--fail-on", FAIL_ON, *extra])
     printed = capsys.readouterr().out
     report = json.loads(out["json"].read_text(encoding="utf-8"))
-    assert code == (3 if report["summary"]["items"] != report["summary"]["agree"] else 0)
+    s = report["summary"]
+    assert code == (3 if s["items"] != s["agree"] + s["answered"] else 0)
     return {"report": report, "printed": printed, "code": code, **out}
 
 
@@ -119,8 +125,9 @@ def _junit(path: Path) -> tuple[dict[str, int], Counter[str]]:
         skipped = case.find("skipped")
         if skipped is not None:
             kinds[skipped.get("message", "").split(":")[0]] += 1
-    counts = {o: kinds[o] for o in OUTCOMES if o != "agree"}
+    counts = {o: kinds[o] for o in OUTCOMES if o not in ("agree", "answered")}
     counts["items"] = len(suite.findall("testcase"))
+    counts["passed"] = counts["items"] - sum(kinds.values())
     assert int(suite.get("tests", -1)) == counts["items"]
     assert int(suite.get("failures", -1)) == counts["disagree"] + counts["inconsistent"]
     assert int(suite.get("errors", -1)) == counts["unreadable"] + counts["internal_error"]
@@ -147,6 +154,8 @@ def test_every_surface_gives_the_same_counts(name: str, source: Path | None, ext
     assert _gate(got["printed"]) == {o: summary[o] for o in _GATE}
     # JUnit: one case per item, its class the family
     junit, classes = _junit(got["xml"])
+    passed = junit.pop("passed")  # an answered item (no gold) passes: its certificate held
+    assert passed == summary["agree"] + summary["answered"]
     assert junit == {k: summary[k] for k in junit}
     assert classes[family] == got["report"]["families"][family]["summary"]["items"]
     # --records: one line per item
@@ -159,7 +168,8 @@ def test_every_surface_gives_the_same_counts(name: str, source: Path | None, ext
     # the HTML: every finding listed, the count cells the JSON's
     findings = Counter(f["type"] for f in _page_data(got["html"])["findings"]
                        if f["type"] != "3-class")
-    assert findings == {o: summary[o] for o in OUTCOMES if o != "agree" and summary[o]}
+    assert findings == {o: summary[o] for o in OUTCOMES
+                        if o not in ("agree", "answered") and summary[o]}
     page = got["html"].read_text(encoding="utf-8")
     for external in ("https://", "src=", "<link"):  # self-contained: nothing fetched
         assert external not in page
@@ -183,6 +193,51 @@ def test_the_cladder_page_counts_undetermined_and_no_disagreement(
     ambiguous = [f for f in _page_data(got["html"])["findings"] if f["type"] == "ambiguous"]
     facts = dict(ambiguous[0]["drawing"]["facts"])
     assert {"estimand", "identification", "formula", "bounds"} <= set(facts)
+
+
+def test_calm_files_are_read_by_their_name_and_drawn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A CaLM record names no task: the file's name gives the exact task and language
+    (``Registry.file_row``), so a numeric file is its own task, not ``<KIND>-any``; a
+    finding is drawn with its graph."""
+    name, source, extra, _ = next(s for s in SAMPLES if s[0] == "calm-ate-p-cn")
+    got = _audit(name, source, extra, tmp_path, capsys)
+    assert got["report"]["by_task"].keys() == {"ATE-P_ATE-basic"}
+    assert "task ATE-P_ATE-basic " in got["printed"]
+    records = [json.loads(line) for line in got["jsonl"].read_text().splitlines()]
+    assert {(r["facets"]["task"], r["facets"]["language"]) for r in records} == {
+        ("ATE-P_ATE-basic", "CN")}
+    lite = _audit("calm-lite", DATA / "calm" / "lite_sample", [], tmp_path, capsys)
+    assert len(lite["report"]["by_task"]) == len(list(source.parent.glob("*_EN.json")))
+    findings = _page_data(lite["html"])["findings"]
+    assert findings and all(f["drawing"]["graphs"][0]["directed"] for f in findings)
+    assert all(f["drawing"]["explanation"] for f in findings)
+
+
+def test_a_full_set_audit_answers_every_item_and_writes_no_gold(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CaLM withholds the full set's gold: each item is answered (or found ambiguous),
+    none unreadable; the corrected copy keeps the records as shipped (no gold written)."""
+    source = DATA / "calm" / "full_sample"
+    got = _audit("calm-full", source, [], tmp_path, capsys)
+    s = got["report"]["summary"]
+    assert s["unreadable"] == s["internal_error"] == s["agree"] == s["disagree"] == 0
+    assert s["answered"] + s["ambiguous"] + s["undetermined"] == s["items"] > 0
+    assert s["answered"] > s["ambiguous"] > 0  # options at fault, found without the gold
+    assert set(s.get("undetermined_reasons", {})) <= {"degenerate question"}
+    assert all(f["type"] != "answered" for f in _page_data(got["html"])["findings"])
+    records = [json.loads(line) for line in got["jsonl"].read_text().splitlines()]
+    assert all(r["gold"] is None and r["derived"] for r in records)
+    out = tmp_path / "corrected.jsonl"
+    capsys.readouterr()
+    main(["audit", str(source / "AR-B_CaLM-AR_EN.json"), "--quiet", "--write-corrected",
+          str(out)])
+    given = [json.loads(line) for line in
+             (source / "AR-B_CaLM-AR_EN.json").read_text(encoding="utf-8").splitlines()]
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [{k: v for k, v in w.items() if k != "oracle_change"} for w in written] == given
+    assert {w["oracle_change"] for w in written} <= {""} | {
+        w["oracle_change"] for w in written if w["oracle_change"].startswith("ambiguous")}
 
 
 def _driver() -> Any:  # pragma: no cover - depends on the machine
@@ -220,7 +275,8 @@ def test_every_finding_is_on_the_page_in_a_browser(
     rows = browser.find_elements(By.CSS_SELECTOR, "tr.finding")
     shown = Counter(r.get_attribute("data-outcome") for r in rows)
     shown.pop("3-class", None)
-    assert shown == {o: summary[o] for o in OUTCOMES if o != "agree" and summary[o]}
+    assert shown == {o: summary[o] for o in OUTCOMES
+                     if o not in ("agree", "answered") and summary[o]}
     for outcome in OUTCOMES:
         cells = browser.find_elements(By.ID, f"count-{outcome}")
         assert not cells or int(cells[0].text) == summary[outcome], outcome

@@ -247,3 +247,45 @@ def test_grade_exposes_what_grade_json_prints() -> None:
         for name, value in graded.to_json().items():
             assert getattr(graded, name) == value
         assert isinstance(graded.correct, bool) and isinstance(graded.readable, bool)
+
+
+def test_calm_files_as_shipped_are_graded_as_their_task(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CaLM records carry no task: ``grade FILE`` reads it from the file's name (a
+    numeric file is its own task, not ``<KIND>-any``); the oracle's answers are all
+    correct, a full-set file (no gold) included."""
+    from causal_oracle.entry.families.calm import record_row
+
+    folder = tmp_path / "calm"
+    folder.mkdir()
+    files = [DATA / "calm" / "lite_sample" / "ATE-P_ATE-basic_CN.json",
+             DATA / "calm" / "lite_sample" / "AR-B_CaLM-AR_EN.json",
+             DATA / "calm" / "full_sample" / "BAS-C_min-BAS_EN.json"]
+    for path in files:
+        rows = _jsonl(path, 6)
+        for row in rows:
+            item = default().item(record_row(row, path.name))
+            assert item is not None
+            row["completion"] = co.answer(item.prompt, item.task).answer_text
+        _write_jsonl(folder / path.name, rows)
+    report = _grade_json([str(folder)], capsys)
+    assert report["summary"]["correct"] == report["summary"]["scored"] == 18
+    tasks = {r["task"] for r in report["records"]}
+    assert tasks == {"ATE-P_ATE-basic", "AR-B_CaLM-AR", "BAS-C_min-BAS"}
+
+
+def test_replies_saved_under_a_calm_tasks_name_are_read_by_their_columns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only CaLM's own records take their task from the file's name: prompt/reply rows in
+    a file named ``AR-B_CaLM-AR_EN.json`` are read by their columns."""
+    from causal_oracle.entry.families.calm import record_row
+
+    shipped = DATA / "calm" / "lite_sample" / "AR-B_CaLM-AR_EN.json"
+    rows = []
+    for raw in _jsonl(shipped, 4):
+        item = default().item(record_row(raw, shipped.name))
+        assert item is not None
+        rows.append({"prompt": item.prompt,
+                     "response": co.answer(item.prompt, item.task).answer_text})
+    report = _grade_json([str(_write_jsonl(tmp_path / shipped.name, rows))], capsys)
+    assert report["summary"]["correct"] == report["summary"]["scored"] == 4

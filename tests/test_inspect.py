@@ -85,6 +85,25 @@ def test_corr2cause_task_from_the_factory(tmp_path: Path) -> None:
     assert _metric(log, "unreadable") == 0.0
 
 
+def test_a_calm_file_as_shipped_is_scored(tmp_path: Path) -> None:
+    """A CaLM file names its task only in its file name: the task is that file's
+    (``calm_ate_p_ate_basic``), and Inspect's scores are the fractions answered right."""
+    path = ROOT / "tests" / "data" / "calm" / "lite_sample" / "ATE-P_ATE-basic_CN.json"
+    docs = list(iter_docs([path], "calm_ate_p_ate_basic"))[:10]
+    assert len(docs) == 10
+    replies = {}
+    for i, doc in enumerate(docs):
+        right = task_answer(doc["prompt"], doc["task"]).answer_text
+        replies[prompt_of(doc, "calm_ate_p_ate_basic")] = (
+            right if i < 6 else "0.9999" if i < 8 else "我不知道。")
+    task = oracle_task("calm_ate_p_ate_basic", [str(path)])
+    task.dataset = task.dataset[:10]
+    (log,) = inspect_eval(task, model=_mock(replies), log_dir=str(tmp_path), display="none")
+    assert log.status == "success", log.error
+    assert _metric(log, "acc_oracle") == pytest.approx(6 / 10)
+    assert _metric(log, "unreadable") == pytest.approx(2 / 10)
+
+
 def test_public_module_name_and_no_stdlib_shadowing() -> None:
     import subprocess
     import sys

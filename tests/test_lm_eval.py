@@ -120,6 +120,39 @@ def _utils_local(pack: Path, doc: dict, text: str) -> dict:
             os.environ["CAUSAL_ORACLE_SERVER"] = saved
 
 
+CALM = [ROOT / "tests" / "data" / "calm" / folder / name for folder, name in
+        (("lite_sample", "ATE-P_ATE-basic_EN.json"), ("lite_sample", "CA-B_FA_CN.json"),
+         ("full_sample", "IV-C_CaLM-IV_EN.json"))]
+
+
+def test_calm_files_as_shipped_are_tasks_the_oracle_grades(tmp_path: Path) -> None:
+    """CaLM's records name no task; the pack reads it from each file's name, so each file
+    is its own lm-eval task, and the oracle's answer scores 1 (gold agrees on Lite; the
+    full set has no gold, so nothing agrees with it)."""
+    out = tmp_path / "pack"
+    args = ["export", "lm-eval", str(out)]
+    for path in CALM:
+        args += ["--data", str(path)]
+    assert main(args) == 0
+    utils = _utils(out)
+    for task, n, lite in (("calm_ate_p_ate_basic", 20, True), ("calm_ca_b_fa", 20, True),
+                          ("calm_iv_c_calm_iv", 10, False)):
+        assert (out / f"{task}.yaml").is_file()
+        docs = utils.load(task, [str(p) for p in CALM])["test"]
+        assert len(docs) == n
+        graded = 0
+        for doc in docs:
+            right = task_answer(doc["prompt"], doc["task"]).answer_text
+            got = utils.process_results(doc, [right])
+            if got["acc_oracle"] == 0.0:  # degenerate, or no option is valid: none is right
+                assert "degenerate" in right or "no option" in right, right
+                continue
+            graded += 1
+            assert got == {"acc_oracle": 1.0, "gold_agrees": float(lite), "unreadable": 0.0}
+            assert utils.process_results(doc, ["I cannot say."])["unreadable"] == 1.0
+        assert graded >= n // 2, task
+
+
 @pytest.mark.slow
 def test_lm_eval_runs_the_pack_on_a_tiny_model(pack: Path, tmp_path: Path) -> None:
     pytest.importorskip("lm_eval")

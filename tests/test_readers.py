@@ -210,3 +210,23 @@ def test_deeply_nested_record_costs_one_row(tmp_path: Path, layout: str) -> None
     assert report["summary"]["items"] == 7 and report["summary"]["unreadable"] == 1
     [bad] = report["unreadable"]
     assert bad["row"] == (3 if layout == "jsonl" else 4) and "nested too deeply" in bad["error"]
+
+
+def test_rows_are_offered_their_files_name(tmp_path: Path) -> None:
+    """A family whose files are named after their task completes the rows read from them
+    (CaLM: ``AR-B_CaLM-AR_EN.json`` holds records with no task); ``named=False`` gives the
+    rows as the file holds them, and a file named otherwise is left alone."""
+    from causal_oracle.clients.readers import read_records
+
+    shipped = Path(__file__).parent / "data" / "calm" / "lite_sample" / "AR-B_CaLM-AR_EN.json"
+    named = [r.row for r in read_records(shipped)]
+    raw = [r.row for r in read_records(shipped, named=False)]
+    assert all(row is not None and "task" not in row for row in raw)
+    assert named == [{**row, "task": "AR-B_CaLM-AR", "lang": "EN"} for row in raw if row]
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "AR-B_CaLM-AR_EN.json").write_bytes(shipped.read_bytes())
+    (folder / "records.json").write_bytes(shipped.read_bytes())
+    rows = [r.row for r in read_records(folder)]
+    assert sum(1 for row in rows if row and row.get("task") == "AR-B_CaLM-AR") == len(raw)
+    assert sum(1 for row in rows if row and "task" not in row) == len(raw)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import causal_oracle as co
-from causal_oracle.clients import cli, harness
+from causal_oracle.clients import cli, harness, readers
 from causal_oracle.clients.evaluate.data import load_items
 from causal_oracle.clients.evaluate.run import EvalConfig, run_eval
 from causal_oracle.clients.evaluate.scoring import InProcessScorer
@@ -50,7 +50,9 @@ def _rows() -> dict[str, list[dict[str, Any]]]:
         "calm": [{**_jsonl(DATA / "calm" / "lite_sample" / "CEI-B_0.2-UC_EN.json", 1)[0],
                   "task": "CEI-B_0.2-UC_EN"},
                  {**_jsonl(DATA / "calm" / "lite_sample" / "BAS-C_min-BAS_CN.json", 1)[0],
-                  "task": "BAS-C_min-BAS_CN"}],
+                  "task": "BAS-C_min-BAS_CN"},
+                 {**_jsonl(DATA / "calm" / "lite_sample" / "ATE-P_ATE-basic_EN.json", 1)[0],
+                  "task": "ATE-P_ATE-basic_EN"}],
         "toy": [{"toy": "Toy: is 3 + 4 even?", "even": "no"},
                 {"toy": "Toy: is 10 + 12 even?", "even": "no"}],  # the second gold is wrong
     }
@@ -144,6 +146,47 @@ def test_answers_and_grades_agree_across_surfaces(
                                    else None, graded.normalised)
                 assert by_harness["normalised"] == graded.normalised
                 assert by_harness["acc_oracle"] == float(bool(graded.correct))
+
+
+#: CaLM files whose rendered prompt does not tell the task's variant (a natural ``-B``
+#: question asks for the same JSON as a ``-P`` one): every surface is given the task
+CALM_TASKED = [("lite_sample", "NIE-B_NIE-natural_CN.json"), ("lite_sample",
+               "ETT-P_ETT-hard_EN.json"), ("lite_sample", "IV-C_CaLM-IV_CN.json"),
+               ("full_sample", "CDE-B_CDE-natural_EN.json")]
+
+
+@pytest.mark.parametrize("folder,name", CALM_TASKED, ids=[n for _, n in CALM_TASKED])
+def test_a_calm_item_with_its_task_is_graded_alike_everywhere(
+        folder: str, name: str, served: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The task a CaLM file's name gives reaches the library, the CLI (``--task``), gRPC
+    ``Answer``, ``eval``'s scorer and the harness doc (read from the file as shipped)."""
+    path = DATA / "calm" / folder / name
+    doc = next(d for d in (harness.doc_of(r.ref, r.row) for r in readers.read_records(path)
+                           if r.row is not None) if d is not None)
+    task = doc["task"]
+    assert name.startswith(task + "_")
+    library = co.answer(doc["prompt"], task)
+    scorer = InProcessScorer()
+    with OracleClient(served, timeout=120) as client:
+        remote = client.answer_result(doc["prompt"], task)
+        assert (remote.task, remote.answer_text) == (library.task, library.answer_text) \
+            == (task, library.answer_text)
+        for reply in (library.answer_text, *REPLIES, "是", "0.5000"):
+            graded = co.grade(doc["prompt"], reply, task)
+            if reply == library.answer_text:
+                assert graded.correct is True, (name, reply, graded)
+            by_rpc = client.answer_result(doc["prompt"], task, model_answer=reply).grade
+            by_cli = _cli_json(["grade", "--prompt", doc["prompt"], "--task", task,
+                                "--answer", reply, "--json"], capsys)
+            want = (graded.correct, graded.normalised)
+            assert by_rpc is not None and (by_rpc.correct, by_rpc.normalised) == want
+            assert (by_cli["correct"], by_cli["normalised"]) == want
+            assert scorer.grade(doc["prompt"], reply, task) == (
+                graded.correct if graded.readable and graded.gradable else None,
+                graded.normalised)
+            by_harness = harness.grade_doc(doc, reply)
+            assert by_harness["normalised"] == graded.normalised
+            assert by_harness["acc_oracle"] == float(bool(graded.correct))
 
 
 def test_audit_agrees_across_surfaces(toy: None, tmp_path: Path,

@@ -72,8 +72,12 @@ def item_of(index: int, row: dict[str, Any]) -> Item:
     premise = hypothesis = ""
     if item.family == CORR2CAUSE:
         premise, hypothesis = split_input(item.prompt)
+    # a yes/no gold is scored by a yes/no family's reply reader; another family's rows
+    # (CaLM's -B tasks among its choice and numeric ones) are judged by its own gold
+    # reading (``oracle_gold_agree``)
+    gold = item.binary if REGISTRY.get(item.family).binary else None
     return Item(item.key or f"row-{index}", index, item.task, item.prompt, premise, hypothesis,
-                item.binary, row, item.family)
+                gold, row, item.family)
 
 
 def load_items(path: Path, tasks: Iterable[str] | None = None,

@@ -102,6 +102,10 @@ def references(items: list[Item], scorer: Any) -> dict[str, Reference]:
                 if not text.strip():  # e.g. an FI/CI item whose query names no event
                     ref = Reference(truth_agrees=agree, error="the question asks about "
                                     "nothing (empty query): no answer can be graded")
+                elif not item.binary and scorer.grade(item.prompt, text, item.task)[0] is None:
+                    # e.g. a CaLM question that is degenerate, or none of whose options
+                    # meets the criterion: the oracle's own answer is neither right nor wrong
+                    ref = Reference(truth_agrees=agree, error=f"no answer is right: {text}")
         except (InputError, BudgetExceeded) as error:
             ref = Reference(error=error.describe() if isinstance(error, InputError)
                             else f"budget exceeded: {error}")

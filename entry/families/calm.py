@@ -6,6 +6,9 @@ dispatched to the part that owns the question's task (the question is a
 ``CalmQuestion``: task id, language, prompt style, the part's formal question).
 
 * ``detect(text)``: a rendered CaLM prompt that some part recognises;
+* ``file_row(raw, file_name)``: a record read from a file named as CaLM ships it
+  (``AR-B_CaLM-AR_EN.json``) gets the task and language of the name, which its
+  fields leave out (the readers offer every row its file's name);
 * ``row(raw)``: a CaLM record as shipped, with ``task`` (a task id, or the data file's
   name ``CEI-B_0.2-UC_EN``) and, unless the task name carries it, ``lang``; a record
   without ``task`` is claimed only when a part can tell its task from its fields
@@ -24,15 +27,22 @@ dispatched to the part that owns the question's task (the question is a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from causal_oracle.entry.audit_record import Facet
+from causal_oracle.entry.audit_record import Drawing, Facet
 from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.calm_cladder import PART as CLADDER
 from causal_oracle.entry.families.calm_effects import PART as EFFECTS
 from causal_oracle.entry.families.calm_graph import PART as GRAPH
-from causal_oracle.entry.families.calm_part import DEGENERATE, CalmPart, CalmQuestion
+from causal_oracle.entry.families.calm_part import (
+    DEGENERATE,
+    NO_VALID,
+    SEVERAL_VALID,
+    CalmPart,
+    CalmQuestion,
+)
 from causal_oracle.entry.families.calm_rules import CalmBenchmarkRule
 from causal_oracle.entry.registry import (
     Family,
@@ -56,6 +66,9 @@ PARTS: tuple[CalmPart[Any, Any], ...] = (
 )
 
 _SUFFIXES = {"_EN": Lang.EN, "_CN": Lang.CN}
+#: the reason of a gold-less record whose options are at fault (by: none is valid)
+_NO_GOLD_AMBIGUOUS = {True: "no option meets the criterion",
+                      False: "several options meet the criterion"}
 
 
 def part_of(task: str) -> CalmPart[Any, Any]:
@@ -141,6 +154,20 @@ class Calm(CalmBenchmarkRule, Family[CalmQuestion, Any]):
         return part_of(question.task).judge(question, solution, claim)
 
     # -- rows --------------------------------------------------------------------------
+    def file_row(self, raw: Mapping[str, Any], file_name: str) -> Mapping[str, Any] | None:
+        """A record of a file named as CaLM ships it (``<task>_<EN|CN>.json``), which
+        carries no task of its own: the record with the task and language of the name.
+        None for a row that names its task, one that is no CaLM record (CaLM's records
+        carry their ``index``: a file of prompts and replies saved under a task's name is
+        read by its columns), or a file no part's task names."""
+        if "task" in raw or "index" not in raw:
+            return None
+        task, lang = split_task(file_name.rsplit(".", 1)[0] if "." in file_name
+                                else file_name)
+        if lang is None or not any(part.owns(task) for part in PARTS):
+            return None
+        return {**raw, "task": task, "lang": lang.value}
+
     def row(self, raw: Mapping[str, Any]) -> Item | None:
         named = raw.get("task")
         if isinstance(named, str):
@@ -194,16 +221,47 @@ class Calm(CalmBenchmarkRule, Family[CalmQuestion, Any]):
         part = part_of(question.task)
         with service.scope():
             causes = part.causes(question, solution, item.gold)
+        if item.gold is None and (NO_VALID in causes or SEVERAL_VALID in causes):
+            # a defect of the question itself, found without its (withheld) gold
+            out.update(ambiguous=True, reason=_NO_GOLD_AMBIGUOUS[NO_VALID in causes])
+        elif item.gold is None and DEGENERATE in causes and not _answerable(
+                part, question, solution):
+            out["undetermined"] = "degenerate question"  # as a Lite item's would be
         out["causes"] = [{"kind": c, "detail": out.get("reason") or ""} for c in causes]
         if out.get("agree") is None and not out.get("ambiguous") and item.gold is not None:
             out["undetermined"] = ("degenerate question" if DEGENERATE in causes
                                    else out.get("reason") or "not decided")
         return out
 
+    def audit_drawing(self, service: Any, item: Item, fields: Mapping[str, Any],
+                      profile: Any = None) -> Drawing:
+        """The question's graph (what decides the answer marked), the derivation's facts
+        and the explanation."""
+        question, solution = service.solved(self, item.prompt, Options(item.task))
+        part = part_of(question.task)
+        with service.scope():
+            picture = part.picture(question, solution)
+            derivation = part.derivation(question, solution)
+            explanation = part.explain(question, solution)
+        facts = tuple((str(k), v if isinstance(v, str) else json.dumps(v, ensure_ascii=False))
+                      for k, v in (derivation or {}).items()) \
+            if isinstance(derivation, Mapping) else ()
+        return Drawing((picture,) if picture is not None else (), facts, explanation)
+
     def facet_values(self, fields: Mapping[str, Any]) -> dict[str, str]:
         causes = [str(c["kind"]) for c in fields.get("causes") or ()]
         return {"task": str(fields.get("task")), "language": str(fields.get("language")),
                 "cause": ",".join(causes) or "none"}
+
+
+def _answerable(part: CalmPart[Any, Any], question: CalmQuestion, solution: Any) -> bool:
+    """Whether the certified answer, written out, grades as right (a degenerate choice
+    question has no option that could)."""
+    try:
+        claim = part.read_reply(question, part.render(question, solution).text)
+    except InputError:
+        return False
+    return part.judge(question, solution, claim).correct is True
 
 
 def _is_yes_no(part: CalmPart[Any, Any], task: str) -> bool:

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from causal_oracle.entry.audit_record import Picture
 from causal_oracle.entry.families.calm_part import (
     DEGENERATE,
     HIDDEN_THRESHOLD,
@@ -241,6 +242,15 @@ class EffectsPart(CalmPart[EffectQuestion, EffectSolution]):
             marked |= {q.names[v] for v in a.identification.adjustment}
         return digraph("calm", list(q.names), edges, marked_nodes=marked,
                        title=f"{question.task}: {self.render(question, solution).text}")
+
+    def picture(self, question: CalmQuestion, solution: EffectSolution) -> Picture | None:
+        q: EffectQuestion = question.formal
+        marked = {q.names[q.treatment], q.names[q.outcome]}
+        if solution.answer is not None:
+            marked |= {q.names[v] for v in solution.answer.identification.adjustment}
+        return Picture(f"{question.task}: {self.render(question, solution).text}",
+                       tuple(q.names), tuple((q.names[a], q.names[b]) for a, b in q.edges),
+                       marked=tuple(sorted(marked)))
 
     def derivation(self, question: CalmQuestion, solution: EffectSolution) -> Any:
         a = solution.answer

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from causal_oracle.entry.audit_record import Picture
 from causal_oracle.entry.families.calm_part import (
     DEGENERATE,
     NO_VALID,
@@ -278,6 +279,20 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
         return digraph("calm", g.names, g.directed(), bidirected=g.bidirected(),
                        marked_nodes=named, marked_edges=marked_edges, hidden=hidden,
                        title=f"{question.task}: {self.render(question, solution).text}")
+
+    def picture(self, question: CalmQuestion, solution: Solution) -> Picture | None:
+        q = question.formal
+        g = q.graph
+        named = ({q.first, q.second} if isinstance(q, Relation)
+                 else {q.treatment, q.outcome})
+        marked: set[tuple[str, str]] = set()
+        if isinstance(solution, Verdict):
+            marked = set(zip(solution.path, solution.path[1:], strict=False))
+            if solution.hedge is not None:
+                marked |= set(solution.hedge.edges)
+        return Picture(f"{question.task}: {self.render(question, solution).text}",
+                       tuple(g.names), tuple(g.directed()), bidirected=tuple(g.bidirected()),
+                       highlight=tuple(sorted(marked)), marked=tuple(sorted(named)))
 
     def derivation(self, question: CalmQuestion, solution: Solution) -> Any:
         if isinstance(solution, Picked):

@@ -60,6 +60,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+from causal_oracle.entry.audit_record import Picture
 from causal_oracle.entry.registry import GoldJudgement, Judgement, Rendered
 from causal_oracle.oracle.calm.model import Lang
 from causal_oracle.oracle.errors import InputError
@@ -202,6 +203,11 @@ class CalmPart(ABC, Generic[F, S]):
 
     def derivation(self, question: CalmQuestion, solution: S) -> Any:
         """The explanation as JSON-ready data, or None (default)."""
+        return None
+
+    def picture(self, question: CalmQuestion, solution: S) -> Picture | None:
+        """The question's graph as an audit report draws it (what ``dot`` shows), or
+        None (default)."""
         return None
 
 

@@ -132,13 +132,16 @@ class Clause:
     tokens: list[Token] = field(default_factory=list, repr=False)
 
 
+#: one alternative per kind of token; the look-ahead only skips a space or tab at once
+#: (no alternative matches there), and a minus sign starts a number only after a space,
+#: "=", "(", ":", a tab or at the start
 _TOKEN = re.compile(
-    r"(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
-    r"|(?P<number>(?:(?<=[ =(:\t])|^)[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
+    r"(?=[^ \t])(?:(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
+    r"|(?P<number>(?<![^ =(:\t])[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
     r"|(?P<word>\w+(?:['’-][^\W\d_]\w*)*)"
     r"|(?P<arrow><-->|<->|-->|->|<--|<-|--|[→⟶←⟵↔⟷–—-])"
     r"|(?P<symbol>[⊥|=(),{}:<>])"
-    r"|(?P<quote>['\"‘’“”`])")
+    r"|(?P<quote>['\"‘’“”`]))")
 _ARROW_NAMES = dict(_ARROWS)
 
 

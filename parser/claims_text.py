@@ -334,8 +334,9 @@ def _listing(tokens: list[Token], i: int) -> bool:
         before.kind in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
 
 
-#: the tokens ``_split`` may cut a sentence at
+#: the tokens ``_split`` may cut a sentence at, and the brackets it does not cut inside
 _CUTS = frozenset({",", ":"})
+_BRACKETS = frozenset({"(", ")", "{", "}"})
 
 
 def _split(tokens: list[Token]) -> list[list[Token]]:
@@ -343,26 +344,33 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
     edge list or parentheses) and at a colon — whose head is dropped when it names no
     variable nor number ("Step 1:", "Reasoning:"), kept when it is the answer's label
     ("Answer: No")."""
-    if _CUTS.isdisjoint([t.text for t in tokens]):
+    texts = [t.text for t in tokens]
+    if _CUTS.isdisjoint(texts):
         return [tokens] if tokens else []
+    depth = [0] * len(texts)  # brackets open before each token (only where there are any)
+    if not _BRACKETS.isdisjoint(texts):
+        level = 0
+        for i, text in enumerate(texts):
+            level += (text in "({") - (text in ")}") if tokens[i].kind is Kind.SYMBOL else 0
+            depth[i] = level
     parts: list[list[Token]] = []
-    current: list[Token] = []
-    depth = 0
-    for i, tok in enumerate(tokens):
-        depth += (tok.text in "({") - (tok.text in ")}") if tok.kind == Kind.SYMBOL else 0
-        if tok.text == ":" and depth <= 0 and not any(t.text == "answer" for t in current):
-            named = any(t.kind == Kind.VAR for t in current) or (
-                any(t.kind == Kind.NUMBER for t in current) and current[0].text != "step")
-            if named:
+    begin = 0  # the current clause is tokens[begin:i]
+    for i in [i for i, text in enumerate(texts) if text in _CUTS]:
+        if depth[i] > 0:
+            continue
+        current = tokens[begin:i]
+        if texts[i] == ":":
+            if "answer" in texts[begin:i]:
+                continue
+            kinds = [t.kind for t in current]
+            if Kind.VAR in kinds or (Kind.NUMBER in kinds and current[0].text != "step"):
                 parts.append(current)
-            current = []
+        elif _listing(tokens, i):
             continue
-        if tok.text == "," and depth <= 0 and not _listing(tokens, i):
+        else:
             parts.append(current)
-            current = []
-            continue
-        current.append(tok)
-    parts.append(current)
+        begin = i + 1
+    parts.append(tokens[begin:])
     return [p for p in parts if p]
 
 

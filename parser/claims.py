@@ -139,14 +139,14 @@ class _Automaton:
         self.end = table.end_states["start"]
         self.kinds = {str(t.pattern.value): str(t.name) for t in parser.terminals
                       if isinstance(t.pattern, PatternStr)}
-        self.tokens: dict[str, Token] = {}
+        self.tokens: dict[str, tuple[str, Token]] = {}
 
-    def token(self, word: str) -> Token | None:
-        """The terminal token of ``word`` (None: it is in no template); tokens are
-        immutable, so each word's is made once (at most ``TOKEN_CACHE`` remembered)."""
-        token = self.tokens.get(word)
-        if token is not None:
-            return token
+    def token(self, word: str) -> tuple[str, Token] | None:
+        """The terminal of ``word`` and its token (None: it is in no template); tokens
+        are immutable, so each word's is made once (at most ``TOKEN_CACHE`` kept)."""
+        hit = self.tokens.get(word)
+        if hit is not None:
+            return hit
         kind = self.kinds.get(word)
         if kind is None:
             if word in _ARROWS:
@@ -159,44 +159,49 @@ class _Automaton:
                 return None
         if len(self.tokens) >= TOKEN_CACHE:
             self.tokens.clear()
-        token = self.tokens[word] = Token(kind, word)
-        return token
+        hit = self.tokens[word] = (kind, Token(kind, word))
+        return hit
 
     def run(self, words: tuple[str, ...]) -> Any:
         """The transformed parse of ``words`` (None: they are no sentence of the grammar)."""
-        states, end, end_token = self.states, self.end, _END
+        states, tokens = self.states, self.tokens
         state_stack, value_stack = [self.start], []
-        last = len(words)
-        for at in range(last + 1):
-            token = self.token(words[at]) if at < last else end_token
-            if token is None:
+        for word in words:
+            hit = tokens.get(word) or self.token(word)
+            if hit is None:
                 return None
-            kind = token.type
-            while True:
+            kind, token = hit
+            while True:  # reduce until the word shifts
                 step = states[state_stack[-1]].get(kind)
                 if step is None:
                     return None
                 shift, reduce = step
                 if reduce is None:
-                    if at == last:
-                        return None
                     state_stack.append(shift)
                     value_stack.append(token)
                     break
-                size, callback, origin = reduce
-                children = value_stack[-size:] if size else []
-                if size:
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                value = callback(children)
-                state_stack.append(states[state_stack[-1]][origin][0])
-                value_stack.append(value)
-                if at == last and state_stack[-1] == end:
-                    return value
-        return None  # not reached: the end token either reduces to the start or fails
+                _reduce(states, state_stack, value_stack, reduce)
+        while True:  # the end: reduce until the start symbol is made
+            step = states[state_stack[-1]].get("$END")
+            if step is None or step[1] is None:
+                return None
+            _reduce(states, state_stack, value_stack, step[1])
+            if state_stack[-1] == self.end:
+                return value_stack[-1]
 
 
-_END = Token("$END", "")
+def _reduce(states: dict[Any, dict[str, tuple[Any, Any]]], state_stack: list[Any],
+            value_stack: list[Any], reduce: tuple[int, Any, str]) -> None:
+    """One LALR reduction: pop the rule's values, push what its callback makes of them."""
+    size, callback, origin = reduce
+    if size:
+        children = value_stack[-size:]
+        del state_stack[-size:]
+        del value_stack[-size:]
+    else:
+        children = []
+    value_stack.append(callback(children))
+    state_stack.append(states[state_stack[-1]][origin][0])
 
 
 @cache

@@ -33,6 +33,8 @@ from causal_oracle.oracle.graph import Dag
 class ClaimKind(enum.Enum):
     """What a claim says (the variables are ``Claim.variables``, in this order)."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     #: (x, y): x ⊥ y given ``Claim.given`` ("A is independent of B given C")
     INDEPENDENCE = "independence"
     #: (x, y): x and y are correlated (dependent) given ``Claim.given``
@@ -87,6 +89,10 @@ class Verdict(enum.Enum):
 
 class Relation(enum.Enum):
     """The order a comparison claims."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
 
     GREATER = ">"
     LESS = "<"

@@ -42,6 +42,8 @@ MAX_CLAIMS = 400
 PARSE_CACHE = 16_384
 #: how many words' terminal tokens are remembered
 TOKEN_CACHE = 4096
+#: at most this many reductions per word of a clause (far more than any template needs)
+MAX_REDUCTIONS = 64
 
 
 class _Words(Lexer):
@@ -106,8 +108,10 @@ def _parse_words(words: tuple[str, ...]) -> tuple[tuple[Claim, ...], ...] | None
     Cached: models repeat their phrasing, within a reply, across the replies to one item
     and — names being ``V<index>`` here — across items.  Claims are frozen records
     (their spans are set per occurrence by ``read_clause``), so sharing them is safe."""
+    automaton = _automaton()
     try:
-        groups = _automaton().run(words)
+        groups = automaton.run(words) if automaton is not None else \
+            _parser()[0].parse(list(words))  # type: ignore[arg-type]
     except (LarkError, NotAClaim, VisitError):
         return None
     if groups is None:
@@ -122,8 +126,9 @@ class _Automaton:
     What ``Lark.parse`` does for this grammar, without its lexer thread, parser-state
     objects and the exception it builds (with the expected terminals) for every clause
     that is no claim — most clauses: a word outside the templates or a dead end in the
-    table just returns None.  One shift per word and at most one reduce per grammar
-    symbol on the stack between shifts: linear in the clause's length."""
+    table just returns None.  One shift per word and a bounded number of reductions
+    (the grammar has no cycle of unit rules; ``MAX_REDUCTIONS`` per word caps them
+    besides): linear in the clause's length."""
 
     def __init__(self, parser: Lark) -> None:
         inner = parser.parser.parser.parser  # frontend → LALR_Parser → its driver
@@ -166,6 +171,7 @@ class _Automaton:
         """The transformed parse of ``words`` (None: they are no sentence of the grammar)."""
         states, tokens = self.states, self.tokens
         state_stack, value_stack = [self.start], []
+        budget = MAX_REDUCTIONS * (len(words) + 1)
         for word in words:
             hit = tokens.get(word) or self.token(word)
             if hit is None:
@@ -180,14 +186,18 @@ class _Automaton:
                     state_stack.append(shift)
                     value_stack.append(token)
                     break
+                budget -= 1
+                if budget < 0:
+                    return None
                 _reduce(states, state_stack, value_stack, reduce)
-        while True:  # the end: reduce until the start symbol is made
+        for _ in range(budget + 1):  # the end: reduce until the start symbol is made
             step = states[state_stack[-1]].get("$END")
             if step is None or step[1] is None:
                 return None
             _reduce(states, state_stack, value_stack, step[1])
             if state_stack[-1] == self.end:
                 return value_stack[-1]
+        return None
 
 
 def _reduce(states: dict[Any, dict[str, tuple[Any, Any]]], state_stack: list[Any],
@@ -205,8 +215,12 @@ def _reduce(states: dict[Any, dict[str, tuple[Any, Any]]], state_stack: list[Any
 
 
 @cache
-def _automaton() -> _Automaton:
-    return _Automaton(_parser()[0])
+def _automaton() -> _Automaton | None:
+    """The automaton (None: this Lark keeps its table elsewhere; ``Lark.parse`` is used)."""
+    try:
+        return _Automaton(_parser()[0])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _conjuncts(parser: Lark, clause: Clause, groups: int) -> list[tuple[int, int]] | None:

@@ -12,6 +12,7 @@ from lark.exceptions import LarkError, VisitError
 from causal_oracle.oracle.reasoning.facts import dag_facts
 from causal_oracle.oracle.reasoning.model import ClaimKind, Quantity, Relation
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
+from causal_oracle.parser import claims as claims_module
 from causal_oracle.parser.claims import _parse_words, _parser, read_claims
 from causal_oracle.parser.claims_templates import NotAClaim
 from causal_oracle.parser.claims_text import MAX_SENTENCES, clauses
@@ -196,3 +197,17 @@ def test_a_claim_said_again_keeps_its_verdict_and_its_own_span() -> None:
     assert [c.text for c in first] == ["A causes C", "B is not a parent of C", "A causes C"]
     again = check_claims(facts, read_claims("C is caused by A.", ABC), "C is caused by A.")
     assert again[0].verdict is first[0].verdict and again[0].why == first[0].why
+
+
+def test_without_the_automaton_lark_parses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Lark that keeps its parse table elsewhere: the reader falls back on
+    ``Lark.parse`` and reads the same claims."""
+    text = "A causes B and B causes C. A is not a collider. P(C=1 | A=1) = 0.4. Answer: no"
+    _parse_words.cache_clear()
+    expected = read_claims(text, ABC)
+    monkeypatch.setattr(claims_module, "_automaton", lambda: None)
+    _parse_words.cache_clear()
+    try:
+        assert read_claims(text, ABC) == expected and len(expected) == 5
+    finally:
+        _parse_words.cache_clear()

@@ -94,7 +94,7 @@ def _parser() -> tuple[Lark, frozenset[str]]:
 def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
     """Whether every word of ``clause`` is one the templates use (else it is no claim)."""
     word = Kind.WORD
-    return all(t.text in vocabulary for t in clause.tokens if t.kind is word)
+    return vocabulary.issuperset([t.text for t in clause.tokens if t.kind is word])
 
 
 def _parse(parser: Lark, words: list[str]) -> tuple[tuple[Claim, ...], ...] | None:
@@ -189,7 +189,15 @@ class _Automaton:
                 budget -= 1
                 if budget < 0:
                     return None
-                _reduce(states, state_stack, value_stack, reduce)
+                size, callback, origin = reduce  # one reduction, inline (as ``_reduce``)
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state_stack.append(states[state_stack[-1]][origin][0])
         for _ in range(budget + 1):  # the end: reduce until the start symbol is made
             step = states[state_stack[-1]].get("$END")
             if step is None or step[1] is None:

@@ -25,7 +25,13 @@ from typing import Any
 
 from causal_oracle.entry.registry import Options
 from causal_oracle.entry.results import Grade
-from causal_oracle.oracle.reasoning.model import Checked, ClaimKind, Contradiction, Verdict
+from causal_oracle.oracle.reasoning.model import (
+    Checked,
+    ClaimKind,
+    Contradiction,
+    Facts,
+    Verdict,
+)
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.parser.claims import read_claims
@@ -85,6 +91,28 @@ class ReasoningResult:
         }
 
 
+#: at most this many items' facts are kept
+MAX_FACTS = 256
+#: each solved item's facts, by the id of its solution (kept in the entry with its
+#: question and the family's hook, so that the id is not reused while the entry lives
+#: and a hook replaced at run time is asked again); ``Facts`` carries the checker's
+#: memo of verdicts, so replies to one item share it
+_FACTS: dict[int, tuple[Any, Any, Any, Facts | None]] = {}
+
+
+def _facts(family: Any, question: Any, solution: Any) -> Facts | None:
+    """``family.reasoning_facts(question, solution)``, once per solved item."""
+    hook = type(family).reasoning_facts
+    hit = _FACTS.get(id(solution))
+    if hit is not None and hit[0] is hook and hit[1] is question and hit[2] is solution:
+        return hit[3]
+    facts = family.reasoning_facts(question, solution)
+    if len(_FACTS) >= MAX_FACTS:
+        _FACTS.clear()
+    _FACTS[id(solution)] = (hook, question, solution, facts)
+    return facts
+
+
 def check_reasoning(service: Any, prompt: str, reply: str, task: str | None = None, *,
                     profile: Profile = Profile.CORR2CAUSE) -> ReasoningResult:
     """Read and check every claim of ``reply`` to ``prompt`` (``service``: an
@@ -96,7 +124,7 @@ def check_reasoning(service: Any, prompt: str, reply: str, task: str | None = No
     question, solution = service.solved(family, prompt, options)
     final = service.grade(prompt, reply, task, profile=profile)
     with service.scope():
-        facts = family.reasoning_facts(question, solution)
+        facts = _facts(family, question, solution)
         name = family.task_of(question)
         if facts is None:
             return ReasoningResult(family.name, name, (), (), final, supported=False)

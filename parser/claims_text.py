@@ -132,13 +132,16 @@ class Clause:
     tokens: list[Token] = field(default_factory=list, repr=False)
 
 
+#: one alternative per kind of token; the look-ahead only skips a space or tab at once
+#: (no alternative matches there), and a minus sign starts a number only after a space,
+#: "=", "(", ":", a tab or at the start
 _TOKEN = re.compile(
-    r"(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
-    r"|(?P<number>(?:(?<=[ =(:\t])|^)[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
+    r"(?=[^ \t])(?:(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
+    r"|(?P<number>(?<![^ =(:\t])[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
     r"|(?P<word>\w+(?:['’-][^\W\d_]\w*)*)"
     r"|(?P<arrow><-->|<->|-->|->|<--|<-|--|[→⟶←⟵↔⟷–—-])"
     r"|(?P<symbol>[⊥|=(),{}:<>])"
-    r"|(?P<quote>['\"‘’“”`])")
+    r"|(?P<quote>['\"‘’“”`]))")
 _ARROW_NAMES = dict(_ARROWS)
 
 
@@ -151,28 +154,32 @@ def sentences(text: str) -> list[list[Token]]:
     current: list[Token] = []
     begin = 0
     quoted = False
+    word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
     for match in _TOKEN.finditer(text):
-        kind, at, to = match.lastgroup, match.start(), match.end()
-        raw = match.group()
-        if kind != "end" and at - begin > MAX_SENTENCE_CHARS:
-            continue  # a sentence too long to be a claim: skipped, not collected
-        if kind == "word":
-            current.append(Token(raw.lower().replace("’", "'"), at, to, Kind.WORD, quoted, raw))
-        elif kind == "end":
-            if current and raw not in "?？" and at - begin <= MAX_SENTENCE_CHARS:
+        group = match.lastindex  # 1 end, 2 number, 3 word, 4 arrow, 5 symbol, 6 quote
+        at, to = match.span()
+        if group == 1:
+            raw = match.group()
+            if current and raw not in "?？" and at - begin <= limit:
                 out.append(current)
                 if len(out) == MAX_SENTENCES:
                     return out
             current, begin, quoted = [], to, False
-        elif kind == "number":
-            current.append(Token(raw.replace("−", "-"), at, to, Kind.NUMBER, raw=raw))
-        elif kind == "arrow":
-            current.append(Token(_ARROW_NAMES[raw], at, to, Kind.SYMBOL))
-        elif kind == "symbol":
-            current.append(Token(raw, at, to, Kind.SYMBOL))
+            continue
+        if at - begin > limit:
+            continue  # a sentence too long to be a claim: skipped, not collected
+        raw = match.group()
+        if group == 3:
+            current.append(Token(raw.lower().replace("’", "'"), at, to, word, quoted, raw))
+        elif group == 2:
+            current.append(Token(raw.replace("−", "-"), at, to, number, False, raw))
+        elif group == 4:
+            current.append(Token(_ARROW_NAMES[raw], at, to, symbol))
+        elif group == 5:
+            current.append(Token(raw, at, to, symbol))
         else:
             quoted = not quoted if raw in "'\"`" else raw in "‘“"
-    if current and len(text) - begin <= MAX_SENTENCE_CHARS:
+    if current and len(text) - begin <= limit:
         out.append(current)
     return out
 
@@ -200,30 +207,34 @@ class Names:
 
     def bind(self, tokens: list[Token]) -> list[Token]:
         """``tokens`` with every occurrence of a declared name made one ``var`` token."""
+        table, word = self.table, Kind.WORD
+        hits = [i for i, t in enumerate(tokens) if t.text in table and t.kind is word]
+        if not hits:
+            return tokens
         out: list[Token] = []
-        i, n = 0, len(tokens)
-        while i < n:
+        done = 0  # tokens before this one are in ``out``
+        for i in hits:
+            if i < done:
+                continue  # inside a name bound already
+            out.extend(tokens[done:i])
             tok = tokens[i]
-            options = self.table.get(tok.text) if tok.kind == Kind.WORD else None
-            bound = False
-            for words, index in options or ():
+            done = i + 1
+            for words, index in table[tok.text]:
                 k = len(words)
-                if tuple(t.text for t in tokens[i:i + k]) != words:
+                if k > 1 and tuple(t.text for t in tokens[i:i + k]) != words:
                     continue
-                name = " ".join(words)
                 introduced = bool(out) and out[-1].text in _INTRODUCERS
-                if len(name) == 1 and tok.raw not in self.index and not (
+                if k == 1 and len(words[0]) == 1 and tok.raw not in self.index and not (
                         tok.quoted or introduced):
                     continue
                 if introduced:
                     out.pop()
                 out.append(Token(f"V{index}", tok.start, tokens[i + k - 1].end, Kind.VAR))
-                i += k
-                bound = True
+                done = i + k
                 break
-            if not bound:
+            else:
                 out.append(tok)
-                i += 1
+        out.extend(tokens[done:])
         return out
 
 
@@ -242,18 +253,33 @@ def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
     return index, table
 
 
+#: the words ``_normalise`` changes or drops (every other token passes unchanged)
+_SPECIAL = frozenset({*FILLER, *_CONTRACTIONS, *_NUMBER_WORDS, "p", "pr"})
+
+
 def _normalise(tokens: list[Token]) -> list[Token]:
     """Contractions expanded, number words read, filler dropped (its characters stay in
     the span of the token after it, so that a claim's span starts where its words do)."""
+    hits = [i for i, t in enumerate(tokens) if t.text in _SPECIAL]  # words only: lower-case
+    if not hits:
+        return tokens
     out: list[Token] = []
     held: int | None = None
-    for i, tok in enumerate(tokens):
+    done = 0
+    for i in (*hits, len(tokens)):
+        if done < i:  # unchanged tokens; the first takes a held article's start
+            if held is not None:
+                tok = tokens[done]
+                out.append(Token(tok.text, held, tok.end, tok.kind, tok.quoted, tok.raw))
+                held, done = None, done + 1
+            out.extend(tokens[done:i])
+        if i == len(tokens):
+            break
+        done = i + 1
+        tok = tokens[i]
         if held is not None and tok.text not in FILLER:
             tok = Token(tok.text, held, tok.end, tok.kind, tok.quoted, tok.raw)
             held = None
-        if tok.kind != Kind.WORD:
-            out.append(tok)
-            continue
         if tok.text in ("p", "pr") and i + 1 < len(tokens) and tokens[i + 1].text == "(":
             out.append(Token("P", tok.start, tok.end, Kind.WORD))
             continue
@@ -273,15 +299,19 @@ def _normalise(tokens: list[Token]) -> list[Token]:
 
 
 def _strip_lead(tokens: list[Token]) -> list[Token]:
-    for i in range(min(len(tokens) - 3, 10)):  # "the relationship between A and B is that …"
-        if tokens[i].text in ("is", "are") and tokens[i + 1].text == "that":
-            tokens = tokens[i + 2:]
-            break
+    head = [t.text for t in tokens[:min(len(tokens) - 3, 10) + 1]]
+    if "that" in head:  # "the relationship between A and B is that …"
+        for i in range(min(len(tokens) - 3, 10)):
+            if head[i] in ("is", "are") and head[i + 1] == "that":
+                tokens = tokens[i + 2:]
+                break
     for _ in range(8):
-        while tokens and tokens[0].kind == Kind.SYMBOL and tokens[0].text not in "({":
+        while tokens and tokens[0].kind is Kind.SYMBOL and tokens[0].text not in "({":
             tokens = tokens[1:]
-        words = tuple(t.text for t in tokens[:5])
-        for phrase in _LEADS_BY_WORD.get(words[0] if words else "", ()):
+        if not tokens or tokens[0].text not in _LEADS_BY_WORD:
+            break
+        words = tuple([t.text for t in tokens[:5]])
+        for phrase in _LEADS_BY_WORD[words[0]]:
             if words[:len(phrase)] == phrase and len(tokens) > len(phrase):
                 tokens = tokens[len(phrase):]
                 break
@@ -304,29 +334,43 @@ def _listing(tokens: list[Token], i: int) -> bool:
         before.kind in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
 
 
+#: the tokens ``_split`` may cut a sentence at, and the brackets it does not cut inside
+_CUTS = frozenset({",", ":"})
+_BRACKETS = frozenset({"(", ")", "{", "}"})
+
+
 def _split(tokens: list[Token]) -> list[list[Token]]:
     """Clauses: cut at a comma that ends a clause (not one inside a list of names, an
     edge list or parentheses) and at a colon — whose head is dropped when it names no
     variable nor number ("Step 1:", "Reasoning:"), kept when it is the answer's label
     ("Answer: No")."""
+    texts = [t.text for t in tokens]
+    if _CUTS.isdisjoint(texts):
+        return [tokens] if tokens else []
+    depth = [0] * len(texts)  # brackets open before each token (only where there are any)
+    if not _BRACKETS.isdisjoint(texts):
+        level = 0
+        for i, text in enumerate(texts):
+            level += (text in "({") - (text in ")}") if tokens[i].kind is Kind.SYMBOL else 0
+            depth[i] = level
     parts: list[list[Token]] = []
-    current: list[Token] = []
-    depth = 0
-    for i, tok in enumerate(tokens):
-        depth += (tok.text in "({") - (tok.text in ")}") if tok.kind == Kind.SYMBOL else 0
-        if tok.text == ":" and depth <= 0 and not any(t.text == "answer" for t in current):
-            named = any(t.kind == Kind.VAR for t in current) or (
-                any(t.kind == Kind.NUMBER for t in current) and current[0].text != "step")
-            if named:
+    begin = 0  # the current clause is tokens[begin:i]
+    for i in [i for i, text in enumerate(texts) if text in _CUTS]:
+        if depth[i] > 0:
+            continue
+        current = tokens[begin:i]
+        if texts[i] == ":":
+            if "answer" in texts[begin:i]:
+                continue
+            kinds = [t.kind for t in current]
+            if Kind.VAR in kinds or (Kind.NUMBER in kinds and current[0].text != "step"):
                 parts.append(current)
-            current = []
+        elif _listing(tokens, i):
             continue
-        if tok.text == "," and depth <= 0 and not _listing(tokens, i):
+        else:
             parts.append(current)
-            current = []
-            continue
-        current.append(tok)
-    parts.append(current)
+        begin = i + 1
+    parts.append(tokens[begin:])
     return [p for p in parts if p]
 
 
@@ -334,8 +378,9 @@ def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
     """The clauses of ``text`` that may hold a claim (see the module docstring)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
+    var = Kind.VAR
     for sentence in sentences(text):
-        if any(t.text in HEDGES for t in sentence):
+        if not HEDGES.isdisjoint([t.text for t in sentence]):
             continue
         bound = table.bind(sentence)
         table.define(bound)
@@ -344,7 +389,7 @@ def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
             part = _strip_lead(part)
             if part:
                 out.append(Clause([t.text for t in part], part[0].start, part[-1].end,
-                                  any(t.kind == Kind.VAR for t in part), part))
+                                  any(t.kind is var for t in part), part))
     return out
 
 

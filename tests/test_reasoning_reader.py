@@ -7,11 +7,14 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lark.exceptions import LarkError, VisitError
 
 from causal_oracle.oracle.reasoning.facts import dag_facts
 from causal_oracle.oracle.reasoning.model import ClaimKind, Quantity, Relation
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
-from causal_oracle.parser.claims import read_claims
+from causal_oracle.parser import claims as claims_module
+from causal_oracle.parser.claims import _parse_words, _parser, read_claims
+from causal_oracle.parser.claims_templates import NotAClaim
 from causal_oracle.parser.claims_text import MAX_SENTENCES, clauses
 
 ABC = ("A", "B", "C")
@@ -153,3 +156,58 @@ def test_any_text_is_read_without_error(words: list[str], noise: str) -> None:
         assert all(0 <= v < len(ABC) for v in (*claim.variables, *claim.given))
     check_claims(facts, claims, text)
     contradictions(claims, ABC)
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_the_templates_automaton_parses_as_lark_does(words: list[str]) -> None:
+    """The reader drives the templates' LALR table itself (no lexer thread, no
+    exception per failed clause); on every clause, and each of its prefixes (as the
+    conjunct splitter tries them), it gives what Lark's own parser gives."""
+    parser = _parser()[0]
+    for clause in clauses(" ".join(words), ABC):
+        for end in range(1, len(clause.words) + 1):
+            prefix = tuple(clause.words[:end])
+            try:
+                expected = tuple(tuple(g) for g in parser.parse(list(prefix)))  # type: ignore[arg-type]
+            except (LarkError, NotAClaim, VisitError):
+                expected = None
+            assert _parse_words.__wrapped__(prefix) == expected
+
+
+def test_the_automaton_reads_every_template_family() -> None:
+    """Claims of many templates go through the automaton (not only rejections)."""
+    _parse_words.cache_clear()
+    text = ("A and B are not independent given C. A -> B <- C. The class has 3 members. "
+            "P(C=1 | A=1) = 0.4. The ATE is greater than 0. {C} is an adjustment set for "
+            "the effect of A on B. Answer: yes")
+    kinds = {c.kind for c in read_claims(text, ABC)}
+    assert kinds == {K.INDEPENDENCE, K.EDGE, K.CLASS_SIZE, K.NUMBER, K.COMPARISON,
+                     K.ADJUSTMENT_SET, K.ANSWER}
+
+
+def test_a_claim_said_again_keeps_its_verdict_and_its_own_span() -> None:
+    """Verdicts are remembered per item: the same claim at two places (or in another
+    reply to the item) gets the one verdict, each occurrence its own span and words."""
+    facts = dag_facts(ABC, [(0, 2), (1, 2)], query=(0, 2), answer=True)
+    text = "A causes C. B is not a parent of C. So A causes C."
+    first = check_claims(facts, read_claims(text, ABC), text)
+    assert [c.verdict.value for c in first] == ["true", "false", "true"]
+    assert first[0].claim.span != first[2].claim.span
+    assert [c.text for c in first] == ["A causes C", "B is not a parent of C", "A causes C"]
+    again = check_claims(facts, read_claims("C is caused by A.", ABC), "C is caused by A.")
+    assert again[0].verdict is first[0].verdict and again[0].why == first[0].why
+
+
+def test_without_the_automaton_lark_parses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Lark that keeps its parse table elsewhere: the reader falls back on
+    ``Lark.parse`` and reads the same claims."""
+    text = "A causes B and B causes C. A is not a collider. P(C=1 | A=1) = 0.4. Answer: no"
+    _parse_words.cache_clear()
+    expected = read_claims(text, ABC)
+    monkeypatch.setattr(claims_module, "_automaton", lambda: None)
+    _parse_words.cache_clear()
+    try:
+        assert read_claims(text, ABC) == expected and len(expected) == 5
+    finally:
+        _parse_words.cache_clear()

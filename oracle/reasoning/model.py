@@ -33,6 +33,8 @@ from causal_oracle.oracle.graph import Dag
 class ClaimKind(enum.Enum):
     """What a claim says (the variables are ``Claim.variables``, in this order)."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     #: (x, y): x ⊥ y given ``Claim.given`` ("A is independent of B given C")
     INDEPENDENCE = "independence"
     #: (x, y): x and y are correlated (dependent) given ``Claim.given``
@@ -88,6 +90,10 @@ class Verdict(enum.Enum):
 class Relation(enum.Enum):
     """The order a comparison claims."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     GREATER = ">"
     LESS = "<"
     EQUAL = "="
@@ -128,6 +134,17 @@ class Claim:
     other: Quantity | None = None
     relation: Relation = Relation.EQUAL
 
+    def at(self, span: tuple[int, int]) -> Claim:
+        """The same claim read at ``span`` (``dataclasses.replace``, without its cost)."""
+        return Claim(self.kind, self.variables, span, self.polarity, self.given, self.number,
+                     self.decimals, self.quantity, self.other, self.relation)
+
+    def key(self) -> tuple[object, ...]:
+        """What the claim says, wherever it was read (its span aside): equal keys get
+        equal verdicts on one item's facts."""
+        return (self.kind, self.variables, self.polarity, self.given, self.number,
+                self.decimals, self.quantity, self.other, self.relation)
+
 
 @dataclass(frozen=True, slots=True)
 class Value:
@@ -162,6 +179,10 @@ class Facts:
     is_class: bool = False
     #: further words a reply may name a variable by (CLadder's "X", "Y")
     aliases: dict[str, int] = field(default_factory=dict)
+    #: verdicts already given on these facts, by ``Claim.key`` (the checker's memo: a
+    #: trainer's replies to one item repeat their claims)
+    verdicts: dict[tuple[object, ...], tuple[Verdict, str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

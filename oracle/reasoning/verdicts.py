@@ -44,6 +44,8 @@ from causal_oracle.oracle.reasoning.model import (
 K = ClaimKind
 #: at most this many contradictions are reported for one reply
 MAX_CONTRADICTIONS = 50
+#: at most this many verdicts are remembered per item
+MAX_VERDICTS = 4096
 #: the loosest rounding a written number is checked with
 MIN_TOLERANCE = 0.005
 
@@ -180,14 +182,24 @@ def check_claim(facts: Facts, claim: Claim) -> tuple[Verdict, str]:
 
 
 def check_claims(facts: Facts, claims: Sequence[Claim], text: str = "") -> tuple[Checked, ...]:
-    """Each claim with its verdict (``text``: the reply, for each claim's own words)."""
+    """Each claim with its verdict (``text``: the reply, for each claim's own words).
+
+    Verdicts are remembered on ``facts`` (at most ``MAX_VERDICTS``): a claim said again
+    — later in the reply, or in another reply to the same item — is not checked again."""
     out = []
+    memo, count = facts.verdicts, len(facts.names)
     for claim in claims:
-        if any(v >= len(facts.names) for v in (*claim.variables, *claim.given)):
-            verdict, reason = Verdict.NOT_DECIDABLE, "it names an undeclared variable"
-        else:
-            verdict, reason = check_claim(facts, claim)
-        out.append(Checked(claim, verdict, reason, text[claim.span[0]:claim.span[1]]))
+        key = claim.key()
+        hit = memo.get(key)
+        if hit is None:
+            if any(v >= count for v in (*claim.variables, *claim.given)):
+                hit = Verdict.NOT_DECIDABLE, "it names an undeclared variable"
+            else:
+                hit = check_claim(facts, claim)
+            if len(memo) >= MAX_VERDICTS:
+                memo.clear()
+            memo[key] = hit
+        out.append(Checked(claim, hit[0], hit[1], text[claim.span[0]:claim.span[1]]))
     return tuple(out)
 
 

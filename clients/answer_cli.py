@@ -218,7 +218,8 @@ def cmd_grade_file(args: argparse.Namespace) -> int:
                   inputs=[path])
     result = grade_file.grade_file(path, reply_column=args.reply_column,
                                    prompt_column=args.prompt_column, task=args.task,
-                                   profile=args.profile, records=args.records)
+                                   profile=args.profile, records=args.records,
+                                   reasoning=args.reasoning)
     data = result.to_json()
     if args.report:
         with atomic_output(args.report, "wb") as handle:

@@ -32,6 +32,14 @@ scores it), the reply is graded by it too: ``benchmark_rule_rows`` and
 ``correct_benchmark_rule``, its rate ``accuracy_benchmark_rule`` (the table's
 ``acc.rule`` column, shown when some row has it).  A rate with nothing to divide is None.
 
+With ``reasoning`` (``--reasoning``) each gradable reply's causal claims are also
+checked against the certificate (``entry.reasoning``): each record gains
+``reasoning`` (its claims with spans, verdicts and why; ``checkable``,
+``false_claims``, ``score``, ``lucky``, ``unsupported``) and each tally ``reasoning``
+(``clients.reasoning_columns``: claims, false claims, ``reasoning_score``, and
+``lucky_share`` — the share of right answers that rest on a false claim); the table
+gains the columns claims, false, score, lucky.  Without it nothing changes.
+
 ``--records OUT.jsonl`` streams one record per row; ``to_json()`` is the ``--json``
 output and the ``--report`` file, and what ``--html`` renders through the audit page's
 pieces (``clients.grade_html``).
@@ -49,8 +57,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from causal_oracle.clients import columns as roles
-from causal_oracle.clients import readers
+from causal_oracle.clients import readers, reasoning_columns
 from causal_oracle.clients.outputs import atomic_output
+from causal_oracle.clients.reasoning_columns import ReasoningTally, row_reasoning
 from causal_oracle.entry import (
     REGISTRY,
     Grade,
@@ -63,6 +72,7 @@ from causal_oracle.entry import (
     default,
     profile_of,
 )
+from causal_oracle.entry.reasoning import check_reasoning
 
 
 def add_file_options(p: argparse.ArgumentParser) -> None:
@@ -78,6 +88,10 @@ def add_file_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", metavar="OUT.json", help="write the JSON report here")
     p.add_argument("--html", metavar="OUT.html",
                    help="write a self-contained HTML page: the summary and every row")
+    p.add_argument("--reasoning", action="store_true",
+                   help="also check every reply's causal claims against the certificate: "
+                        "claims, false claims, score, and the right answers that rest on "
+                        "a false claim (lucky)")
 
 
 # ---- counts -------------------------------------------------------------------------------
@@ -101,6 +115,8 @@ class Tally:
     correct_gold: int = 0
     benchmark_rule_rows: int = 0
     correct_benchmark_rule: int = 0
+    #: the reasoning counts (None: the reasoning was not checked)
+    reasoning: ReasoningTally | None = None
 
     def add(self, row: GradedRow) -> None:
         self.items += 1
@@ -121,6 +137,9 @@ class Tally:
         if row.benchmark_rule is not None:
             self.benchmark_rule_rows += 1
             self.correct_benchmark_rule += row.benchmark_rule
+        if row.reasoning is not None:
+            self.reasoning = self.reasoning or ReasoningTally()
+            self.reasoning.add_row(row.reasoning, grade.correct)
 
     @property
     def accuracy(self) -> float | None:
@@ -147,12 +166,16 @@ class Tally:
         return _rate(self.correct_benchmark_rule, self.benchmark_rule_rows)
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "accuracy": self.accuracy,
-                "unreadable_share": self.unreadable_share,
-                "accuracy_readable": self.accuracy_readable,
-                "accuracy_oracle_on_gold_rows": self.accuracy_oracle_on_gold_rows,
-                "accuracy_gold": self.accuracy_gold,
-                "accuracy_benchmark_rule": self.accuracy_benchmark_rule}
+        counts = {k: v for k, v in asdict(self).items() if k != "reasoning"}
+        out = {**counts, "accuracy": self.accuracy,
+               "unreadable_share": self.unreadable_share,
+               "accuracy_readable": self.accuracy_readable,
+               "accuracy_oracle_on_gold_rows": self.accuracy_oracle_on_gold_rows,
+               "accuracy_gold": self.accuracy_gold,
+               "accuracy_benchmark_rule": self.accuracy_benchmark_rule}
+        if self.reasoning is not None:
+            out["reasoning"] = self.reasoning.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -171,6 +194,8 @@ class GradedRow:
     gold: str | None = None
     correct_gold: bool | None = None
     benchmark_rule: bool | None = None
+    #: the reply's checked claims (``reasoning_columns.row_reasoning``; None: not checked)
+    reasoning: dict[str, Any] | None = None
 
     @property
     def outcome(self) -> str:
@@ -188,6 +213,8 @@ class GradedRow:
             out["error"] = self.error
         out.update(gold=self.gold, correct_gold=self.correct_gold,
                    benchmark_rule=self.benchmark_rule)
+        if self.reasoning is not None:
+            out["reasoning"] = self.reasoning
         return out
 
 
@@ -258,8 +285,9 @@ def _question(service: Service, row: dict[str, Any], prompt_column: str | None,
 
 def grade_row(service: Service, ref: int, row: dict[str, Any], reply_column: str,
               prompt_column: str | None = None, task: str | None = None,
-              profile: Profile = Profile.CORR2CAUSE) -> GradedRow:
-    """Grade one row (never raises on bad input: an error row says why)."""
+              profile: Profile = Profile.CORR2CAUSE, reasoning: bool = False) -> GradedRow:
+    """Grade one row (never raises on bad input: an error row says why); ``reasoning``:
+    also check the reply's claims."""
     reply = row.get(reply_column)
     rest = {k: v for k, v in row.items() if k != reply_column}
     try:
@@ -275,6 +303,10 @@ def grade_row(service: Service, ref: int, row: dict[str, Any], reply_column: str
         said = _gold_text(question.gold, REGISTRY.get(grade.family).binary)
         gold = None if said is None else \
             service.grade(question.text, said, question.task, profile=profile)
+        checked = None
+        if reasoning and grade.gradable:
+            checked = row_reasoning(check_reasoning(service, question.text, reply,
+                                                    question.task, profile=profile), reply)
     except OracleError as error:
         message = error.describe() if isinstance(error, InputError) else str(error)
         return GradedRow(ref, question.key, "", question.task or "", None, message)
@@ -285,7 +317,7 @@ def grade_row(service: Service, ref: int, row: dict[str, Any], reply_column: str
     return GradedRow(ref, question.key, grade.family, grade.task, grade,
                      gold=said if correct_gold is not None else None,
                      correct_gold=correct_gold,
-                     benchmark_rule=_benchmark_rule(question.item, reply))
+                     benchmark_rule=_benchmark_rule(question.item, reply), reasoning=checked)
 
 
 def _benchmark_rule(item: Item | None, reply: str) -> bool | None:
@@ -308,7 +340,7 @@ def grade_file(path: str | Path, *, reply_column: str | None = None,
                prompt_column: str | None = None, task: str | None = None,
                profile: str | Profile = Profile.CORR2CAUSE,
                records: str | Path | None = None,
-               service: Service | None = None) -> GradeFileResult:
+               service: Service | None = None, reasoning: bool = False) -> GradeFileResult:
     """Grade every reply in ``path`` (see the module docstring).
 
     Parameters
@@ -325,6 +357,8 @@ def grade_file(path: str | Path, *, reply_column: str | None = None,
         The semantics profile of Corr2Cause items.
     records : path, optional
         Write one JSON record per row here (streamed; replaced only when complete).
+    reasoning : bool
+        Also check each reply's causal claims (the module docstring).
 
     Returns
     -------
@@ -356,7 +390,8 @@ def grade_file(path: str | Path, *, reply_column: str | None = None,
             out = stack.enter_context(atomic_output(records, "w"))
         for ref, row, error in _rows(source):
             graded = GradedRow(ref, None, "", "", None, readers.at_row(source.unit, ref, error)) \
-                if row is None else grade_row(service, ref, row, reply, prompt_column, task, prof)
+                if row is None else grade_row(service, ref, row, reply, prompt_column, task, prof,
+                                              reasoning)
             result.add(graded)
             if out is not None:
                 out.write(json.dumps(graded.to_json(), ensure_ascii=False) + "\n")
@@ -382,9 +417,11 @@ def summary_table(result: GradeFileResult) -> str:
     names += [(f"task {k}", v) for k, v in sorted(result.by_task.items())]
     width = max(22, *(len(n) + 2 for n, _ in names))
     rule = result.summary.benchmark_rule_rows > 0
+    reasoned = result.summary.reasoning is not None
     head = (f"{'':<{width}}{'items':>7}{'errors':>7}{'ungrad.':>8}{'scored':>7}"
             f"{'unread.':>8}{'correct':>8}{'acc.':>8}{'acc.read':>9}"
-            f"{'gold':>6}{'acc.orc':>8}{'acc.gold':>9}" + (f"{'acc.rule':>9}" if rule else ""))
+            f"{'gold':>6}{'acc.orc':>8}{'acc.gold':>9}" + (f"{'acc.rule':>9}" if rule else "")
+            + (reasoning_columns.heading() if reasoned else ""))
     buf = io.StringIO()
     buf.write(head + "\n" + "-" * len(head) + "\n")
     for name, t in names:
@@ -392,13 +429,18 @@ def summary_table(result: GradeFileResult) -> str:
                   f"{t.scored - t.readable:>8}{t.correct:>8}{_pct(t.accuracy):>8}"
                   f"{_pct(t.accuracy_readable):>9}{t.gold_rows:>6}"
                   f"{_pct(t.accuracy_oracle_on_gold_rows):>8}{_pct(t.accuracy_gold):>9}"
-                  + (f"{_pct(t.accuracy_benchmark_rule):>9}" if rule else "") + "\n")
+                  + (f"{_pct(t.accuracy_benchmark_rule):>9}" if rule else "")
+                  + (reasoning_columns.cells((t.reasoning or ReasoningTally()).to_json())
+                     if reasoned else "") + "\n")
     buf.write("acc. = correct / scored (an unreadable reply is not correct); acc.read = "
               "correct / readable;\ngold: rows with a gold the family reads; acc.orc / "
               "acc.gold: the same rows graded by the oracle / by the file's gold.\n")
     if rule:
         buf.write("acc.rule: the rows whose benchmark has its own scoring rule, graded by "
                   "it (e.g. CaLM's, as OpenCompass scores).\n")
+    if result.summary.reasoning is not None:
+        buf.write(reasoning_columns.NOTE)
+        buf.write(reasoning_columns.lucky_line(result.summary.reasoning.to_json()))
     errors = [r for r in result.rows if r.grade is None]
     if errors:
         first = errors[0]

@@ -15,6 +15,11 @@ table's and the JSON's, and it needs no network when viewed:
   as, the expected answer, the reason (an error row's error); wrong, unreadable and
   error rows first, then ungradable and correct ones, each in file order; a text filter
   and grade, family and task filters; clicking a row shows its record.
+* **Reasoning** (``grade FILE --reasoning --html``) — the share of right answers that
+  rest on a false claim, then each reply with a claim, its claim spans highlighted:
+  green a true claim, red a false one, grey one the certificate cannot decide, with
+  the claim's kind and why (a false claim's witness) on hover (``title``); rendered
+  here, no script needed.
 """
 
 from __future__ import annotations
@@ -89,6 +94,71 @@ def _row(record: dict[str, Any]) -> dict[str, Any]:
             "drawing": {"facts": facts, "graphs": [], "explanation": ""}}
 
 
+#: at most this many replies are shown highlighted (the rest are counted)
+MAX_REPLIES = 2000
+#: a claim's background by verdict
+VERDICT_COLOURS = {"true": "#c8e6c9", "false": "#ffcdd2", "not_decidable": "#e0e0e0"}
+_REASONING_STYLE = ("<style>.reply{border:1px solid #ccc;padding:6px 10px;margin:8px 0;"
+                    "white-space:pre-wrap;font-size:13px}.reply .who{color:#555;"
+                    "font-size:12px;display:block}mark.claim{border-radius:3px;"
+                    "padding:0 1px;cursor:help}"
+                    + "".join(f"mark.claim-{v}{{background:{c}}}"
+                              for v, c in VERDICT_COLOURS.items()) + "</style>")
+
+
+def highlighted(reply: str, claims: list[dict[str, Any]]) -> str:
+    """``reply`` as HTML with each claim's span in a ``mark`` coloured by its verdict,
+    its kind and why in ``title``; a claim over a span already marked adds its why to
+    that mark's title (and makes it red when it is false)."""
+    marks: list[list[Any]] = []  # [start, end, verdict, notes]
+    for c in sorted(claims, key=lambda c: (c["span"][0], -c["span"][1])):
+        start, end = c["span"]
+        note = f"{c['kind']} — {c['verdict'].replace('_', ' ')}: {c['why']}"
+        if marks and start < marks[-1][1]:
+            marks[-1][3].append(note)
+            if c["verdict"] == "false":
+                marks[-1][2] = "false"
+            continue
+        if 0 <= start < end <= len(reply):
+            marks.append([start, end, c["verdict"], [note]])
+    out, at = [], 0
+    for start, end, verdict, notes in marks:
+        out.append(html.escape(reply[at:start]))
+        out.append(f'<mark class="claim claim-{html.escape(verdict)}" data-verdict='
+                   f'"{html.escape(verdict)}" title="{html.escape(chr(10).join(notes))}">'
+                   f"{html.escape(reply[start:end])}</mark>")
+        at = end
+    out.append(html.escape(reply[at:]))
+    return "".join(out)
+
+
+def _reasoning_section(data: dict[str, Any]) -> str:
+    tally = data["summary"].get("reasoning")
+    if tally is None:
+        return ""
+    share = tally["lucky_share"]
+    line = (f"{tally['claims']} checkable claims in {tally['reasoned']} replies, "
+            f"{tally['false_claims']} false (score {percent(tally['reasoning_score'])}); "
+            f"right answers that rest on a false claim: {tally['lucky']} of "
+            f"{tally['correct']} ({percent(share)}); right answers with no checkable "
+            f"claim: {tally['unsupported']}.")
+    shown = [r for r in data["records"] if (r.get("reasoning") or {}).get("claims")]
+    parts = [f'<h2>Reasoning</h2>{_REASONING_STYLE}<p id="reasoning-summary">'
+             f"{html.escape(line)}</p><p class=\"meta\">Each claim is highlighted: green "
+             "true, red false, grey not decidable; hover for why (a false claim's "
+             "witness).</p>"]
+    for record in shown[:MAX_REPLIES]:
+        r = record["reasoning"]
+        who = (f"row {record['row']} · {record.get('family')} · {record['outcome']}"
+               + (" · lucky" if r["lucky"] else ""))
+        parts.append(f'<div class="reply" id="reply-{record["row"]}"><span class="who">'
+                     f"{html.escape(who)}</span>{highlighted(r['reply'], r['claims'])}</div>")
+    if len(shown) > MAX_REPLIES:
+        parts.append(f'<p class="meta">{len(shown) - MAX_REPLIES} more replies with claims '
+                     "are in the JSON report.</p>")
+    return "\n".join(parts)
+
+
 def render_grade_html(data: dict[str, Any], title: str = "causal-oracle grade") -> str:
     """The page of a ``GradeFileResult.to_json()`` as one HTML string."""
     rank = {grade: n for n, grade in enumerate(GRADES)}
@@ -122,7 +192,8 @@ with a gold the family reads, by the oracle and by the file's gold.</p>
 {counts_table(COLUMNS, counts)}
 <div class="charts">{"".join(charts)}</div>
 <h2>Rows</h2>
-{table}""")
+{table}
+{_reasoning_section(data)}""")
 
 
 def write_grade_html(result: GradeFileResult | dict[str, Any], out: str | Path) -> None:
@@ -134,4 +205,5 @@ def write_grade_html(result: GradeFileResult | dict[str, Any], out: str | Path) 
         handle.write(text.encode("utf-8", "backslashreplace"))
 
 
-__all__ = ["COLUMNS", "GRADES", "percent", "render_grade_html", "write_grade_html"]
+__all__ = ["COLUMNS", "GRADES", "VERDICT_COLOURS", "highlighted", "percent",
+           "render_grade_html", "write_grade_html"]

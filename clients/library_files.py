@@ -25,13 +25,16 @@ from causal_oracle.entry import InputError, Profile, profile_of
 def grade_file(path: str | os.PathLike[str], *, reply_column: str | None = None,
                prompt_column: str | None = None, task: str | None = None,
                profile: str | Profile = Profile.CORR2CAUSE,
-               records: str | os.PathLike[str] | None = None) -> GradeFileResult:
+               records: str | os.PathLike[str] | None = None,
+               reasoning: bool = False) -> GradeFileResult:
     """Grade every reply in a file of prompts and replies (``causal-oracle grade FILE``).
 
     Each row's question is read as ``audit`` reads rows (or from its ``prompt`` column),
     its reply from ``reply_column`` (detected among ``response``, ``completion``,
     ``output``, ``prediction``, ``answer`` when exactly one is present), and graded as
     ``grade`` grades one reply; see ``clients.grade_file`` for every count.
+    ``reasoning`` also checks each reply's causal claims (``check_reasoning``): the
+    claims, the false ones, and the share of right answers that rest on a false claim.
 
     Returns
     -------
@@ -62,7 +65,7 @@ def grade_file(path: str | os.PathLike[str], *, reply_column: str | None = None,
     (3, 1, 1, 0.3333, 0.5)
     """
     return run_grade_file(path, reply_column=reply_column, prompt_column=prompt_column,
-                          task=task, profile=profile, records=records)
+                          task=task, profile=profile, records=records, reasoning=reasoning)
 
 
 def audit(source: str | os.PathLike[str] | Iterable[dict[str, Any]], *,

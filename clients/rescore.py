@@ -12,9 +12,10 @@ the reward paid then (``--reward-column``, default ``reward`` when present), how
 now differ.
 
 ``--compare KEY=VALUE,…`` scores every sample a second time under changed settings
-(``profile``, ``format_weight``, ``format_pattern``) and lists the samples whose reward
-changes between the two, so the effect of a verifier setting on a finished run can be
-seen before the next one.
+(``profile``, ``format_weight``, ``format_pattern``, ``reasoning_weight`` — the weight of
+the reasoning term, ``rewards.scoring``) and lists the samples whose reward changes
+between the two, so the effect of a verifier setting on a finished run can be seen
+before the next one.
 
     >>> import json, tempfile, os
     >>> item = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
@@ -49,7 +50,8 @@ from causal_oracle.rewards.inputs import column_value
 from causal_oracle.rewards.scoring import Reward, RewardConfig, Sample, Verifier
 from causal_oracle.rewards.trainers import COLUMNS, prompt_text, reply_text, sample_of
 
-SETTINGS = ("profile", "format_weight", "format_pattern")
+SETTINGS = ("profile", "format_weight", "format_pattern", "reasoning_weight")
+_NUMBERS = ("format_weight", "reasoning_weight")
 SHOWN = 50  # samples listed in the table (all are in --json and --records)
 TRAINED = RewardConfig()  # the settings a run has unless it changed them
 
@@ -61,11 +63,13 @@ class Setting:
     profile: str = TRAINED.profile
     format_weight: float = TRAINED.format_weight
     format_pattern: str = TRAINED.format_pattern
+    reasoning_weight: float = TRAINED.reasoning_weight
 
     def config(self) -> RewardConfig:
         profile_of(self.profile)  # an unknown profile: InputError naming the choices
         return RewardConfig(workers=0, profile=self.profile, format_weight=self.format_weight,
-                            format_pattern=self.format_pattern).checked()
+                            format_pattern=self.format_pattern,
+                            reasoning_weight=self.reasoning_weight).checked()
 
     def changed(self, text: str) -> Setting:
         """This setting with ``text`` (``KEY=VALUE,…``) applied; ``InputError`` naming a key
@@ -77,18 +81,20 @@ class Setting:
             if not sep or key not in SETTINGS:
                 raise InputError(f"--compare takes KEY=VALUE,… with KEY among "
                                  f"{', '.join(SETTINGS)}; got {part.strip()[:80]!r}")
-            if key == "format_weight":
+            if key in _NUMBERS:
                 try:
                     updates[key] = float(value)
                 except ValueError:
-                    raise InputError(f"--compare format_weight={value[:40]!r} is not a "
+                    raise InputError(f"--compare {key}={value[:40]!r} is not a "
                                      "number") from None
             else:
                 updates[key] = value.strip() if key == "profile" else value
         return replace(self, **updates)
 
     def describe(self) -> str:
-        return ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        """The settings as ``KEY=VALUE, …`` (the reasoning weight only when it is on)."""
+        return ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                         if f.name != "reasoning_weight" or self.reasoning_weight)
 
 
 @dataclass(frozen=True)

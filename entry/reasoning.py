@@ -62,6 +62,11 @@ class ReasoningResult:
             self.count(Verdict.FALSE, reasoning=True)
 
     @property
+    def false_claims(self) -> int:
+        """The reasoning's claims (the final answer's aside) found false."""
+        return self.count(Verdict.FALSE, reasoning=True)
+
+    @property
     def score(self) -> float | None:
         """The share of the reasoning's checkable claims that are true (None: none)."""
         return self.count(Verdict.TRUE, reasoning=True) / self.checkable \

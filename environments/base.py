@@ -13,6 +13,10 @@ every surface does:
 * NaN (with a logged reason) — the verifier could not finish (budget, limits), or the
   item has no right answer; never a silent 0.
 
+With the ``reasoning_weight`` knob (0 by default: off, every score unchanged) a scored
+reply also earns that weight × ``reasoning_score``: the share of its checkable causal
+claims that are true against the certificate (``entry.reasoning``; 0 without one).
+
 A configuration is checked when it is made (``environments.knobs``: every knob's type,
 unknown knobs), then its ranges (the knobs' own ``validate``), and a dataset *probes*
 its configuration once when made: every relation, task or balanced target an item may
@@ -43,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from causal_oracle.entry import BudgetExceeded, InputError, default
+from causal_oracle.entry.reasoning import check_reasoning
 from causal_oracle.environments.knobs import check_knobs, configuration
 
 #: further seeds an item is drawn from when one draw's search runs out (``_drawn``)
@@ -84,6 +89,8 @@ class SeedAndSize:
 
     seed: int | None = None
     size: int = 500
+    #: × the share of the reply's checkable causal claims that are true (0: off)
+    reasoning_weight: float = 0.0
 
     def validate(self) -> None:
         check_knobs(self)
@@ -180,11 +187,28 @@ class CertifiedDataset(ProceduralDataset):  # type: ignore[misc]
             return math.nan, str(error)
         if not grade.gradable:
             return math.nan, grade.reason
-        if not grade.readable:
+        score = 1.0 if grade.readable and grade.correct and \
+            self.accepts(grade.normalised, entry) else 0.0
+        weight = getattr(self.config, "reasoning_weight", 0.0)
+        if weight:
+            share, reason = self.reasoning_score(answer, entry)
+            if reason is not None:
+                return math.nan, reason
+            score += weight * share
+        return score, None
+
+    def reasoning_score(self, answer: str | None, entry: dict[str, Any]
+                        ) -> tuple[float, str | None]:
+        """The share of the reply's checkable causal claims that are true (0.0 without
+        one), and NaN with why when the verifier could not finish."""
+        if not isinstance(answer, str) or not answer.strip():
             return 0.0, None
-        if not self.accepts(grade.normalised, entry):
-            return 0.0, None
-        return (1.0 if grade.correct else 0.0), None
+        meta = entry["metadata"]
+        try:
+            checked = check_reasoning(default(), meta["item"], answer, meta.get("task"))
+        except (BudgetExceeded, InputError) as error:
+            return math.nan, str(error)
+        return checked.score or 0.0, None
 
 
 def knob_values(config: Any) -> tuple[Any, ...]:

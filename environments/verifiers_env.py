@@ -34,7 +34,11 @@ group's mean.  A trainer should drop rollouts whose ``error`` is set (or whose
 ``verifier_failed`` is 1) rather than read their 0.0 as a wrong answer.
 
 An optional format term (``format_weight``, default 0) rewards a reply whose text
-matches ``format_pattern`` (``<answer>…</answer>`` by default).
+matches ``format_pattern`` (``<answer>…</answer>`` by default).  An optional reasoning
+term (``reasoning_weight``, default 0: left out) is the rubric function
+``causal_reasoning``: the share of the reply's checkable causal claims that are true
+against the certificate (``entry.reasoning``; 0 without one), read from the whole reply,
+thinking included.
 
 Importing this module needs neither ``verifiers`` nor ``datasets``; calling
 ``load_environment`` does (``ImportError`` naming the extra otherwise).  It matches the
@@ -108,6 +112,18 @@ def _info(info: Any) -> dict[str, Any]:
     return dict(info) if isinstance(info, Mapping) else {}
 
 
+def _whole(completion: Any) -> str:
+    """The text of a completion: the string, or its assistant messages' text joined; the
+    thinking tags made line breaks (the claim reader reads sentences, not markup)."""
+    if isinstance(completion, str):
+        text = completion
+    else:
+        parts = [m.get("content") for m in completion or () if isinstance(m, Mapping)
+                 and m.get("role") == "assistant"]
+        text = "\n".join(p for p in parts if isinstance(p, str))
+    return text.replace("<think>", "\n").replace("</think>", "\n")
+
+
 def _rows(data: CertifiedDataset) -> list[dict[str, Any]]:
     """The dataset's items as verifiers rows: question, answer, info (JSON metadata)."""
     rows = []
@@ -176,6 +192,7 @@ def load_environment(dataset: str = "causal_corr2cause", size: int = 1000, seed:
                      eval_size: int = 200, system_prompt: str | None = None, *,
                      eval_seed: int | None = None, format_weight: float = 0.0,
                      format_pattern: str = DEFAULT_FORMAT_PATTERN,
+                     reasoning_weight: float = 0.0,
                      **knobs: Any) -> vf.SingleTurnEnv:
     """A verifiers ``SingleTurnEnv`` over the catalogued dataset ``dataset``.
 
@@ -196,6 +213,9 @@ def load_environment(dataset: str = "causal_corr2cause", size: int = 1000, seed:
     format_weight, format_pattern
         Weight of the optional format term (1.0 when the reply's text matches the
         regular expression ``format_pattern``); 0 leaves the term out.
+    reasoning_weight : float
+        Weight of the optional reasoning term ``causal_reasoning`` (the share of the
+        reply's checkable causal claims that are true); 0 leaves it out.
     **knobs
         The dataset's own knobs (``min_nodes``, ``three_class``, …).
 
@@ -218,6 +238,11 @@ def load_environment(dataset: str = "causal_corr2cause", size: int = 1000, seed:
             raise InputError(f"{label} must be an integer, not {value!r}")
     if size < 1 or eval_size < 0:
         raise InputError(f"need size >= 1 and eval_size >= 0 (got {size}, {eval_size})")
+    for label, weight in (("format_weight", format_weight),
+                          ("reasoning_weight", reasoning_weight)):
+        if isinstance(weight, bool) or not isinstance(weight, int | float) or \
+                not math.isfinite(weight):
+            raise InputError(f"{label} must be a finite number, not {weight!r}")
     held_seed = seed + size if eval_seed is None else eval_seed
     if eval_size and held_seed < seed + size and seed < held_seed + eval_size:
         raise InputError(f"evaluation items {held_seed}…{held_seed + eval_size - 1} overlap "
@@ -256,14 +281,26 @@ def load_environment(dataset: str = "causal_corr2cause", size: int = 1000, seed:
         text = parser.parse_answer(completion) or ""
         return 1.0 if pattern.search(text) else 0.0
 
+    async def causal_reasoning(completion: Any, answer: Any, info: Any) -> float:
+        """The share of the reply's checkable causal claims that are true (NaN when the
+        verifier could not finish)."""
+        entry = {"answer": answer, "metadata": _info(info)}
+        share, _ = await asyncio.to_thread(train.reasoning_score, _whole(completion), entry)
+        return share
+
     funcs: list[Any] = [certified_answer]
     weights = [1.0]
     if format_weight:
         funcs.append(answer_format)
         weights.append(float(format_weight))
+    if reasoning_weight:
+        funcs.append(causal_reasoning)
+        weights.append(float(reasoning_weight))
     rubric = _rubric_class(vf)(funcs=funcs, weights=weights, parser=parser)
     env_args = {"dataset": dataset, "size": size, "seed": seed, "eval_size": eval_size,
                 "eval_seed": held_seed, "format_weight": format_weight, **knobs}
+    if reasoning_weight:
+        env_args["reasoning_weight"] = reasoning_weight
     return vf.SingleTurnEnv(
         dataset=lambda: Dataset.from_list(_rows(train)),
         eval_dataset=(lambda: Dataset.from_list(_rows(held))) if held is not None else None,

@@ -26,6 +26,10 @@ error (a failed rollout), never as a deadline stop that would leave the trace ``
 
 An optional format term, ``answer_format`` (1.0 when the reply matches
 ``format_pattern``), has weight ``format_weight`` (0 by default: recorded, not paid).
+An optional reasoning term, ``causal_reasoning`` (the share of the whole reply's
+checkable causal claims that are true against the certificate, thinking included; 0
+without one), is paid with ``reasoning_weight``; at 0 (the default) the tasks are
+plain ``CertifiedTask``s that neither compute nor record it.
 
 Verifiers finds a taskset by package: ``--env.taskset.id causal-oracle-env`` imports
 the module ``causal_oracle_env`` (``environments/causal_oracle_env/``, the Environments
@@ -87,6 +91,8 @@ log = logging.getLogger("causal_oracle.environments.verifiers")
 REWARD_NAME = "certified_answer"
 #: the optional format term's name
 FORMAT_NAME = "answer_format"
+#: the optional reasoning term's name
+REASONING_NAME = "causal_reasoning"
 DEFAULT_FORMAT_PATTERN = r"<answer>.*?</answer>"
 #: verifiers' scoring deadline past the reward's own cap
 DEADLINE_GRACE_S = 1.0
@@ -115,6 +121,8 @@ class CertifiedTasksetConfig(vf.TasksetConfig):
     """The reward's cap per rollout, in seconds."""
     format_weight: float = 0.0
     format_pattern: str = DEFAULT_FORMAT_PATTERN
+    reasoning_weight: float = 0.0
+    """Weight of ``causal_reasoning`` (0: the term is left out)."""
 
     @field_validator("format_pattern")
     @classmethod
@@ -186,15 +194,43 @@ class CertifiedTask(vf.Task[CertifiedData, vf.State, vf.TaskConfig]):
         return 1.0 if re.search(task.format_pattern, trace.last_reply or "", re.S) else 0.0
 
 
+def reasoning_share(data: CertifiedData, reply: str) -> float:
+    """The share of ``reply``'s checkable causal claims that are true (0.0 without
+    one); ``Unscored`` when the verifier could not finish."""
+    entry = {"answer": data.answer, "metadata": data.metadata}
+    with budget(data.cap_s * BUDGET_SHARE):
+        grader = _grader(data.dataset, json.dumps(data.knobs, sort_keys=True))
+        share, reason = grader.reasoning_score(reply, entry)
+    if reason is not None:
+        raise Unscored(f"the verifier could not finish the reasoning check: {reason}")
+    return share
+
+
+class ReasonedTask(CertifiedTask):
+    """A certified item whose reasoning is also checked (``reasoning_weight``)."""
+
+    @vf.reward(weight=0.0)
+    async def causal_reasoning(self, task: CertifiedData, trace: vf.Trace) -> float:
+        """The share of the reply's checkable causal claims that are true."""
+        text = (trace.last_reply or "").replace("<think>", "\n").replace("</think>", "\n")
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(reasoning_share, task, text),
+                                          task.cap_s)
+        except TimeoutError:
+            raise Unscored(f"no reward: the reasoning check ran past its cap of "
+                           f"{task.cap_s:g} s") from None
+
+
 class CertifiedTaskset(vf.Taskset[CertifiedTask, CertifiedTasksetConfig]):
     """The items ``seed … seed + size - 1`` of a catalogued dataset as tasks."""
 
     def __init__(self, config: CertifiedTasksetConfig) -> None:
-        if config.format_weight and FORMAT_NAME not in config.task.rewards:
-            rewards = {**config.task.rewards,
-                       FORMAT_NAME: vf.RewardFunctionConfig(weight=config.format_weight)}
-            config = config.model_copy(
-                update={"task": config.task.model_copy(update={"rewards": rewards})})
+        for name, weight in ((FORMAT_NAME, config.format_weight),
+                             (REASONING_NAME, config.reasoning_weight)):
+            if weight and name not in config.task.rewards:
+                rewards = {**config.task.rewards, name: vf.RewardFunctionConfig(weight=weight)}
+                config = config.model_copy(
+                    update={"task": config.task.model_copy(update={"rewards": rewards})})
         super().__init__(config)
         # made here, so a bad dataset or knob fails when the taskset is loaded
         self.items = create(config.dataset, seed=config.seed, size=config.size,
@@ -204,9 +240,10 @@ class CertifiedTaskset(vf.Taskset[CertifiedTask, CertifiedTasksetConfig]):
     def load(self) -> Iterator[CertifiedTask]:
         c = self.config
         timeout = vf.TaskTimeout(scoring=c.scoring_timeout + DEADLINE_GRACE_S)
+        kind = ReasonedTask if c.reasoning_weight else CertifiedTask
         for entry in self.items:
             meta = entry["metadata"]
-            yield CertifiedTask(CertifiedData(
+            yield kind(CertifiedData(
                 id=f"{c.dataset}/{c.seed}/{meta['source_index']}",
                 name=f"{c.dataset} item {meta['source_index']}",
                 prompt=entry["question"], system_prompt=c.question_prompt,
@@ -225,6 +262,7 @@ def load_taskset(**config: Any) -> CertifiedTaskset:
     return CertifiedTaskset(CertifiedTasksetConfig(**config))
 
 
-__all__ = ["DEFAULT_FORMAT_PATTERN", "FORMAT_NAME", "REWARD_NAME", "VERIFIERS_V1_REQUIREMENT",
-           "CertifiedData", "CertifiedHarness", "CertifiedTask", "CertifiedTaskset",
-           "CertifiedTasksetConfig", "Unscored", "grade", "load_taskset", "reply_of"]
+__all__ = ["DEFAULT_FORMAT_PATTERN", "FORMAT_NAME", "REASONING_NAME", "REWARD_NAME",
+           "VERIFIERS_V1_REQUIREMENT", "CertifiedData", "CertifiedHarness", "CertifiedTask",
+           "CertifiedTaskset", "CertifiedTasksetConfig", "ReasonedTask", "Unscored", "grade",
+           "load_taskset", "reasoning_share", "reply_of"]

@@ -5,7 +5,9 @@ result into a response message; ``error_of`` turns an exception raised on the wa
 into an ``ItemError`` with its gRPC code (INVALID_ARGUMENT for bad text or an
 unknown enum value, RESOURCE_EXHAUSTED for a limit or budget).  ``task_answer_of``
 is the way back, for clients: an ``AnswerResponse`` as the ``TaskAnswer`` (with its
-``Grade``) the in-process service returns.  No reasoning happens here: this is the
+``Grade``) the in-process service returns; ``reasoning_message``/``reasoning_json``
+carry a ``ReasoningResult.to_json()`` (an ``Answer`` with ``reasoning``) both ways.
+No reasoning happens here: this is the
 one table between names in messages and the entry layer's objects, shared by the
 server's workers and the gRPC client.
 """
@@ -21,6 +23,7 @@ from google.rpc import code_pb2
 
 from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, Grade, InputError, ParseError, TaskAnswer
+from causal_oracle.entry.reasoning import check_reasoning
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 
 log = logging.getLogger("causal_oracle.server")
@@ -214,9 +217,53 @@ def grade_of(value: int) -> tuple[bool, bool, bool]:
             value != pb.GRADE_UNREADABLE)
 
 
+#: a claim's verdict (``ReasoningResult.to_json``'s word) ↔ its enum value
+CLAIM_VERDICTS = {"true": pb.CLAIM_VERDICT_TRUE, "false": pb.CLAIM_VERDICT_FALSE,
+                  "not_decidable": pb.CLAIM_VERDICT_NOT_DECIDABLE}
+_VERDICT_WORDS = {v: k for k, v in CLAIM_VERDICTS.items()}
+
+
+def reasoning_message(data: Mapping[str, Any]) -> pb.Reasoning:
+    """A ``ReasoningResult.to_json()`` as its message."""
+    out = pb.Reasoning(
+        supported=data["supported"],
+        claims=[pb.ReasoningClaim(start=c["span"][0], end=c["span"][1], text=c["text"],
+                                  kind=c["kind"], polarity=c["polarity"],
+                                  verdict=CLAIM_VERDICTS[c["verdict"]], why=c["why"])
+                for c in data["claims"]],
+        contradictions=[pb.ReasoningContradiction(first=c["first"], second=c["second"],
+                                                  why=c["why"])
+                        for c in data["contradictions"]],
+        true_claims=data["counts"]["true"], false_claims=data["counts"]["false"],
+        not_decidable=data["counts"]["not_decidable"], lucky=data["lucky"],
+        unsupported=data["unsupported"])
+    if data["score"] is not None:
+        out.score = data["score"]
+    return out
+
+
+def reasoning_json(message: pb.Reasoning) -> dict[str, Any]:
+    """The way back: a ``Reasoning`` message as ``ReasoningResult.to_json()`` gives it
+    (without ``family``, ``task`` and ``final``, which the response holds elsewhere)."""
+    return {"supported": message.supported,
+            "claims": [{"span": [c.start, c.end], "text": c.text, "kind": c.kind,
+                        "polarity": c.polarity, "verdict": _VERDICT_WORDS.get(c.verdict, ""),
+                        "why": c.why} for c in message.claims],
+            "contradictions": [{"first": c.first, "second": c.second, "why": c.why}
+                               for c in message.contradictions],
+            "counts": {"true": message.true_claims, "false": message.false_claims,
+                       "not_decidable": message.not_decidable},
+            "score": message.score if message.HasField("score") else None,
+            "lucky": message.lucky, "unsupported": message.unsupported}
+
+
 def answer(service: svc.Service, request: pb.AnswerRequest) -> pb.AnswerResponse:
-    """One Answer item: parse → solve → check → pack (and grade a model's answer)."""
+    """One Answer item: parse → solve → check → pack (and grade a model's answer; with
+    ``reasoning``, check its claims too)."""
     given = request.model_answer if request.HasField("model_answer") else None
+    if request.reasoning and given is None:
+        raise InputError("reasoning: there is no model_answer whose claims to check; "
+                         "give model_answer")
     result = service.answer(request.prompt, request.task or None, model_answer=given)
     response = pb.AnswerResponse(
         task=result.task, answer_text=result.answer_text,
@@ -228,6 +275,9 @@ def answer(service: svc.Service, request: pb.AnswerRequest) -> pb.AnswerResponse
         response.normalised_answer = graded.normalised
         response.grade_reason = graded.reason or ""
         response.expected = graded.expected or ""
+    if request.reasoning and given is not None:
+        checked = check_reasoning(service, request.prompt, given, request.task or None)
+        response.reasoning.CopyFrom(reasoning_message(checked.to_json()))
     return response
 
 

@@ -6,7 +6,8 @@ prompt, 0 when it gives another answer or none that can be read, and **no reward
 (``None``/NaN, with its reason) when the verifier could not finish — never a silent
 0 (DESIGN 6).  Any registered benchmark family is read from the prompt's own text.
 
-* ``rewards.trainers`` — ``trl_reward`` / ``trl_reward_async`` (TRL ``GRPOTrainer``),
+* ``rewards.trainers`` — ``trl_reward`` / ``trl_reward_async`` (TRL ``GRPOTrainer``;
+  ``trl_reasoning_reward`` the reasoning component as a reward function of its own),
   ``compute_score`` / ``compute_score_async`` / ``compute_score_batch`` (verl),
   ``reward_func`` (OpenRLHF);
 * ``rewards.nemo_gym`` — a NeMo-Gym resources server (``/verify`` with ``reward`` and
@@ -32,7 +33,7 @@ Nothing here imports torch.
 """
 
 from causal_oracle.rewards.pool import Scorer
-from causal_oracle.rewards.scoring import Reward, RewardConfig, Sample, Verifier
+from causal_oracle.rewards.scoring import ReasoningParts, Reward, RewardConfig, Sample, Verifier
 from causal_oracle.rewards.trainers import (
     compute_score,
     compute_score_async,
@@ -40,10 +41,12 @@ from causal_oracle.rewards.trainers import (
     configure,
     reward_func,
     scorer,
+    trl_reasoning_reward,
     trl_reward,
     trl_reward_async,
 )
 
-__all__ = ["Reward", "RewardConfig", "Sample", "Scorer", "Verifier", "compute_score",
-           "compute_score_async", "compute_score_batch", "configure", "reward_func", "scorer",
-           "trl_reward", "trl_reward_async"]
+__all__ = ["ReasoningParts", "Reward", "RewardConfig", "Sample", "Scorer", "Verifier",
+           "compute_score", "compute_score_async", "compute_score_batch", "configure",
+           "reward_func", "scorer",
+           "trl_reasoning_reward", "trl_reward", "trl_reward_async"]

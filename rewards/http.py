@@ -20,6 +20,13 @@ cooperative budget inside, a hard per-sample cap around it):
                        "valid", "status", "reason", …}, …]}``
 =====================  ==================================================================
 
+Each of the three takes ``"reasoning": true`` (a ``/batch`` item too, for itself) to
+ask for the reasoning components (``rewards.scoring``): ``/verify``'s ``details`` and
+each ``/batch`` result gain ``"reasoning": {"reasoning", "lucky", "unsupported",
+"claims", "false_claims"}`` (``reasoning`` the share of the reply's checkable causal
+claims that are true, ``null`` without one), ``/get_reward``'s ``extra_logs`` the lists
+``reasoning``, ``lucky``, ``unsupported``.  Without it every response is unchanged.
+
 Every response is strict JSON (RFC 8259: no NaN or Infinity; a reward that could not be
 given is ``null`` with ``valid: false`` and a reason), every error too — 400 for a body
 that is not strict JSON (NaN, Infinity and overflowing numbers included) or not of the
@@ -53,7 +60,7 @@ import math
 import signal
 import socket
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -193,7 +200,16 @@ def result(r: Reward) -> dict[str, Any]:
     return {**r.as_dict(), "valid": not r.failed}
 
 
-def item_sample(item: Any, i: int) -> Sample:
+def asks_reasoning(body: Mapping[str, Any], where: str = "") -> bool:
+    """Whether ``body`` asks for the reasoning components (``"reasoning": true``);
+    ``Refused`` for a value that is not a JSON boolean."""
+    value = body.get("reasoning", False)
+    if not isinstance(value, bool):
+        raise Refused(f"{where}reasoning must be true or false")
+    return value
+
+
+def item_sample(item: Any, i: int, reasoning: bool = False) -> Sample:
     """``/batch`` item ``i`` as a sample; an item that is not an object, or a field of the
     wrong type, makes an ``invalid`` sample naming it (the other items are scored)."""
     where = f"items[{i}]"
@@ -202,7 +218,22 @@ def item_sample(item: Any, i: int) -> Sample:
     return sample_of(lambda: Sample(
         prompt_text(item.get("prompt", "")), reply_text(item.get("completion", "")),
         **{c: column_value(item.get(c), f"{where}.{c}") for c in COLUMNS},
-        fallback=column_value(item.get("ground_truth"), f"{where}.ground_truth")))
+        fallback=column_value(item.get("ground_truth"), f"{where}.ground_truth"),
+        reasoning=asks_reasoning(item, f"{where}.") or reasoning))
+
+
+def _asked(body: Mapping[str, Any]) -> bool:
+    try:
+        return asks_reasoning(body)
+    except Refused as error:
+        raise BadRequest(400, str(error)) from None
+
+
+def _reasoning_logs(rewards: list[Reward]) -> dict[str, list[Any]]:
+    parts = [r.parts for r in rewards]
+    return {"reasoning": [p.reasoning if p else None for p in parts],
+            "lucky": [float(p.lucky) if p else None for p in parts],
+            "unsupported": [float(p.unsupported) if p else None for p in parts]}
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
@@ -242,7 +273,8 @@ def application(scorer: Scorer, token: str | None = None) -> Starlette:
             raise BadRequest(400, "expected 'responses_create_params.input' and 'response'")
         try:
             sample = Sample(prompt_text(prompt), reply_text(body["response"]),
-                            **{c: column_value(body.get(c), c) for c in COLUMNS})
+                            **{c: column_value(body.get(c), c) for c in COLUMNS},
+                            reasoning=asks_reasoning(body))
         except (Refused, RecursionError) as error:
             raise BadRequest(400, str(error) if isinstance(error, Refused)
                              else "the body is nested too deeply") from None
@@ -256,19 +288,26 @@ def application(scorer: Scorer, token: str | None = None) -> Starlette:
         labels = _list(body, "labels", required=False)
         if len(prompts) != len(queries):
             raise BadRequest(400, "'query' and 'prompts' must have the same length")
-        rewards = await scorer.score_many_async(openrlhf_samples(queries, prompts, labels))
+        asked = _asked(body)
+        samples = openrlhf_samples(queries, prompts, labels)
+        if asked:
+            samples = [replace(s, reasoning=True) for s in samples]
+        rewards = await scorer.score_many_async(samples)
         values = [r.reward for r in rewards]
+        logs = {"acc": [r.acc for r in rewards],
+                "unreadable": [float(r.status == "unreadable") for r in rewards],
+                "verifier_failed": [float(r.failed) for r in rewards]}
+        if asked:
+            logs.update(_reasoning_logs(rewards))
         return reply({"rewards": values, "scores": values,
                       "valid": [not r.failed for r in rewards],
                       "reasons": [r.reason if r.failed else None for r in rewards],
-                      "extra_logs": {"acc": [r.acc for r in rewards],
-                                     "unreadable": [float(r.status == "unreadable")
-                                                    for r in rewards],
-                                     "verifier_failed": [float(r.failed) for r in rewards]}})
+                      "extra_logs": logs})
 
     async def batch(body: dict[str, Any]) -> Response:
         items = _list(body, "items")
-        rewards = await scorer.score_many_async([item_sample(x, i)
+        asked = _asked(body)
+        rewards = await scorer.score_many_async([item_sample(x, i, asked)
                                                  for i, x in enumerate(items)])
         return reply({"results": [result(r) for r in rewards]})
 

@@ -24,9 +24,15 @@ its ``reward_components``:
 
 * ``correct`` — 1 when the reply gives the certified answer;
 * ``readable`` — 1 when the reply gives an answer at all (0: unreadable);
-* ``format`` — 1 when the reply matches the format pattern (``<answer>…</answer>``).
+* ``format`` — 1 when the reply matches the format pattern (``<answer>…</answer>``);
+* with a reasoning weight (``reasoning_weight`` in the server config, ``--reasoning-
+  weight``; 0 by default, and these absent): ``reasoning`` — the share of the reply's
+  checkable causal claims that are true (0 without one), ``lucky`` — 1 for a right
+  answer with a false claim, ``unsupported`` — 1 for a right answer with no checkable
+  claim (``rewards.scoring``).
 
-``reward`` is the project's reward: ``correct`` plus ``format_weight`` × ``format``.
+``reward`` is the project's reward: ``correct`` plus ``format_weight`` × ``format``
+(plus ``reasoning_weight`` × ``reasoning``).
 When the verifier could not finish (no family reads the prompt, the budget or the cap,
 an ungradable item, a bug) the sample has **no reward**: ``valid`` is false,
 ``verifier_failed`` true, ``reward_components`` null, the reason is in ``details``, and
@@ -110,13 +116,18 @@ def texts(body: CausalOracleVerifyRequest) -> tuple[str, str]:
 
 
 def components(r: Reward, reply: str, pattern: re.Pattern[str]) -> dict[str, float] | None:
-    """correct, readable, format — None without a reward."""
+    """correct, readable, format (and reasoning, lucky, unsupported when they were
+    computed) — None without a reward."""
     if r.failed:
         return None
-    return {"correct": float(r.status == "correct"),
-            "readable": float(r.status != "unreadable"),
-            "format": float(r.format_ok if r.format_ok is not None
-                            else pattern.search(reply) is not None)}
+    out = {"correct": float(r.status == "correct"),
+           "readable": float(r.status != "unreadable"),
+           "format": float(r.format_ok if r.format_ok is not None
+                           else pattern.search(reply) is not None)}
+    if r.parts is not None:
+        out.update(reasoning=r.parts.reasoning or 0.0, lucky=float(r.parts.lucky),
+                   unsupported=float(r.parts.unsupported))
+    return out
 
 
 def verify_response(body: CausalOracleVerifyRequest, r: Reward, reply: str,
@@ -255,13 +266,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=RewardConfig().workers)
     parser.add_argument("--reward-cap", type=float, default=RewardConfig().cap_s)
     parser.add_argument("--format-weight", type=float, default=0.0)
+    parser.add_argument("--reasoning-weight", type=float, default=0.0)
     args = parser.parse_args(argv)
     config = server_config()
     host, port = config.get("host", args.host), int(config.get("port", args.port))
     reward = RewardConfig.within(float(config.get("cap_s", args.reward_cap)),
                                  workers=int(config.get("workers", args.workers)),
                                  format_weight=float(config.get("format_weight",
-                                                                args.format_weight)))
+                                                                args.format_weight)),
+                                 reasoning_weight=float(config.get("reasoning_weight",
+                                                                   args.reasoning_weight)))
     with Scorer(reward) as scorer:
         uvicorn.run(application(scorer), host=host, port=port, log_level="warning")
     return 0

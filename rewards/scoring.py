@@ -25,6 +25,16 @@ the verifier could not finish   ``None``: ``no_question`` (no family reads the p
 so a trainer never sees "the verifier failed" as a silent 0.  The optional format
 term adds ``format_weight`` when ``format_pattern`` occurs in the reply.
 
+The optional reasoning term (``reasoning_weight``, 0 by default: off, and the reward
+and its record unchanged) checks the reply's causal claims against the certificate
+(``entry.reasoning``) and adds ``reasoning_weight`` × the share of its checkable claims
+that are true (0 when it makes none).  The components ride on the reward as
+``Reward.parts`` (``ReasoningParts``): ``reasoning`` (that share, None without a
+checkable claim), ``lucky`` (a right answer with a false claim), ``unsupported`` (a
+right answer with no checkable claim) — also computed at weight 0 for a sample that
+asks (``Sample.reasoning``: TRL's separate ``trl_reasoning_reward``, an HTTP request
+with ``"reasoning": true``).
+
 Optional dataset columns take precedence over the prompt: ``premise`` and
 ``hypothesis`` (a Corr2Cause item), ``task`` (a family or task name).  ``fallback``
 is text to read the question from when the prompt holds none (verl's
@@ -44,6 +54,7 @@ is text to read the question from when the prompt holds none (verl's
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -61,6 +72,8 @@ from causal_oracle.entry import (
 )
 from causal_oracle.entry.caches import LRU
 from causal_oracle.entry.limits import REWARD_CAP_S
+from causal_oracle.entry.reasoning import check_reasoning
+from causal_oracle.entry.service import profile_of
 from causal_oracle.rewards.inputs import QUOTE_CHARS, excerpt
 from causal_oracle.rewards.prompts import candidates
 
@@ -95,6 +108,8 @@ class RewardConfig:
     format_weight: float = 0.0
     format_pattern: str = r"<answer>.*?</answer>"
     text_bytes: int = Limits().text_bytes
+    #: × the share of the reply's checkable claims that are true (0: off)
+    reasoning_weight: float = 0.0
 
     @classmethod
     def within(cls, cap_s: float, budget_s: float | None = None, **fields: Any) -> RewardConfig:
@@ -112,6 +127,9 @@ class RewardConfig:
                              f"cap_s={self.cap_s}")
         if self.workers < 0:
             raise InputError(f"workers must be 0 or more, got {self.workers}")
+        if not math.isfinite(self.reasoning_weight):
+            raise InputError(f"reasoning_weight must be a finite number, got "
+                             f"{self.reasoning_weight}")
         try:
             re.compile(self.format_pattern)
         except re.error as error:
@@ -133,6 +151,24 @@ class Sample:
     hypothesis: str | None = None
     fallback: str | None = None
     problem: str | None = None
+    #: compute the reasoning components even when the config's weight is 0
+    reasoning: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningParts:
+    """The reasoning components of a scored completion (``entry.reasoning``'s summary
+    of its claims): ``reasoning`` the share of checkable claims that are true (None:
+    none), ``lucky``, ``unsupported``, how many claims were checkable and how many false."""
+
+    reasoning: float | None
+    lucky: bool
+    unsupported: bool
+    claims: int
+    false_claims: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +186,8 @@ class Reward:
     relation: str | None = None
     format_ok: bool | None = None
     seconds: float = 0.0
+    #: the reasoning components (None: not asked for)
+    parts: ReasoningParts | None = None
 
     @property
     def failed(self) -> bool:
@@ -162,7 +200,12 @@ class Reward:
         return {"correct": 1.0, "wrong": 0.0, "unreadable": 0.0}.get(self.status)
 
     def as_dict(self) -> dict[str, Any]:
-        return {f: getattr(self, f) for f in self.__dataclass_fields__}
+        """The record as JSON-ready data (``reasoning``: the components, only when
+        they were asked for)."""
+        out = {f: getattr(self, f) for f in self.__dataclass_fields__ if f != "parts"}
+        if self.parts is not None:
+            out["reasoning"] = self.parts.as_dict()
+        return out
 
 
 def failure(status: str, reason: str, seconds: float = 0.0) -> Reward:
@@ -274,11 +317,22 @@ class Verifier:
         status = "unreadable" if not grade.readable else \
             "correct" if grade.correct else "wrong"
         value = (1.0 if status == "correct" else 0.0) + bonus
+        parts = None
+        if self.config.reasoning_weight or sample.reasoning:
+            parts = self._parts(text, task, reply)
+            value += self.config.reasoning_weight * (parts.reasoning or 0.0)
+            seconds = round(time.perf_counter() - start, 6)
         return Reward(value, status, excerpt(grade.reason, LOG_CHARS), grade.task,
                       answer.family, grade.expected,
                       grade.normalised, relation if isinstance(relation, str) else None, fmt,
-                      seconds)
+                      seconds, parts)
+
+    def _parts(self, text: str, task: str | None, reply: str) -> ReasoningParts:
+        checked = check_reasoning(self.service, text, reply, task,
+                                  profile=profile_of(self.config.profile))
+        return ReasoningParts(checked.score, checked.lucky, checked.unsupported,
+                              checked.checkable, checked.false_claims)
 
 
-__all__ = ["FAILED", "SCORED", "Reward", "RewardConfig", "Sample", "Verifier", "failure",
-           "oversized"]
+__all__ = ["FAILED", "SCORED", "ReasoningParts", "Reward", "RewardConfig", "Sample", "Verifier",
+           "failure", "oversized"]

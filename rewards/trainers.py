@@ -8,7 +8,10 @@ per-sample cap of ``rewards.pool``) and returns what that trainer expects:
   completions=…, completion_ids=…, **dataset_columns)``; prompts and completions are
   strings or chat-message lists.  Returns ``list[float | None]`` — ``None`` where the
   verifier gave no reward (TRL ignores it).  ``trl_reward_async`` is the ``async def``
-  twin for TRL's asynchronous reward functions.
+  twin for TRL's asynchronous reward functions.  ``trl_reasoning_reward`` (and its
+  ``_async`` twin) is the reasoning component as a reward function of its own, for
+  ``reward_funcs=[trl_reward, trl_reasoning_reward]`` with TRL's ``reward_weights``:
+  the share of the reply's checkable causal claims that are true (0 without one).
 * **verl** ``custom_reward_function.name=compute_score`` calls ``compute_score(
   data_source, solution_str, ground_truth, extra_info)``: the question is
   ``extra_info["prompt"]`` (string or messages) or else the item text in
@@ -16,14 +19,21 @@ per-sample cap of ``rewards.pool``) and returns what that trainer expects:
   "relation", "task", "status", "reason"}`` and ``"format"`` when a format term is
   configured (the same keys for every sample, as verl's reward managers collect them
   per key); ``score`` and ``acc`` (and ``format``) are NaN without a reward, and no
-  other value is ever NaN.
+  other value is ever NaN.  With a reasoning weight configured every result also
+  has ``reasoning`` (the share of true claims; NaN without a checkable claim or a
+  reward), ``lucky`` and ``unsupported`` (0/1).
   ``compute_score_batch(data_sources, solution_strs, ground_truths, extra_infos)``
   is the batched form (verl's ``BatchRewardManager``), ``compute_score_async`` the
   ``async def`` form that verl's reward loop awaits (``NaiveRewardManager.run_single``,
   verl 0.9) instead of running it in an executor.
 * **OpenRLHF** ``--remote_rm_url reward_func.py`` calls ``reward_func(queries,
   prompts, labels)``: each query is the prompt followed by the completion.  Returns
-  ``{"rewards", "scores", "extra_logs"}`` as lists (NaN without a reward).
+  ``{"rewards", "scores", "extra_logs"}`` as lists (NaN without a reward; with a
+  reasoning weight, ``extra_logs`` also holds ``reasoning``, ``lucky``, ``unsupported``).
+
+The reasoning weight (``RewardConfig.reasoning_weight``, ``CAUSAL_ORACLE_REWARD_
+REASONING_WEIGHT``; 0 by default, every result then unchanged) adds that weight × the
+share of true claims to each reward (``rewards.scoring``).
 
 Columns named ``premise``, ``hypothesis`` and ``task`` (TRL dataset columns, verl's
 ``extra_info``) take precedence over the prompt's text.  Every value a trainer hands
@@ -50,6 +60,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from causal_oracle.rewards.inputs import Refused, clean_text, column_at, column_value, text_value
@@ -66,8 +77,9 @@ _DEFAULT_LOCK = threading.Lock()
 
 def config_from_env(environ: Mapping[str, str] | None = None) -> RewardConfig:
     """``RewardConfig`` from ``CAUSAL_ORACLE_REWARD_WORKERS``, ``…_CAP_S``,
-    ``…_BUDGET_S``, ``…_FORMAT_WEIGHT``, ``…_FORMAT_PATTERN``, ``…_PROFILE`` (unset:
-    the defaults; the budget at most 80 % of the cap: ``RewardConfig.within``)."""
+    ``…_BUDGET_S``, ``…_FORMAT_WEIGHT``, ``…_FORMAT_PATTERN``, ``…_PROFILE``,
+    ``…_REASONING_WEIGHT`` (unset: the defaults; the budget at most 80 % of the cap:
+    ``RewardConfig.within``)."""
     env = os.environ if environ is None else environ
     base = RewardConfig()
     get = lambda name, default: env.get(f"CAUSAL_ORACLE_REWARD_{name}") or default  # noqa: E731
@@ -77,7 +89,9 @@ def config_from_env(environ: Mapping[str, str] | None = None) -> RewardConfig:
                                workers=int(get("WORKERS", base.workers)),
                                profile=str(get("PROFILE", base.profile)),
                                format_weight=float(get("FORMAT_WEIGHT", base.format_weight)),
-                               format_pattern=str(get("FORMAT_PATTERN", base.format_pattern)))
+                               format_pattern=str(get("FORMAT_PATTERN", base.format_pattern)),
+                               reasoning_weight=float(get("REASONING_WEIGHT",
+                                                          base.reasoning_weight)))
 
 
 def configure(config: RewardConfig | None = None) -> Scorer:
@@ -157,6 +171,42 @@ async def trl_reward_async(prompts: Sequence[Any], completions: Sequence[Any], *
     return [r.reward for r in rewards]
 
 
+def reasoning_value(r: Reward) -> float | None:
+    """A reward's reasoning component: the share of its reply's checkable claims that
+    are true, 0.0 without one, None where the verifier gave no reward."""
+    if r.failed or r.parts is None:
+        return None
+    return r.parts.reasoning or 0.0
+
+
+def _asking(samples: list[Sample]) -> list[Sample]:
+    return [replace(s, reasoning=True) for s in samples]
+
+
+def trl_reasoning_reward(prompts: Sequence[Any], completions: Sequence[Any], **kwargs: Any
+                         ) -> list[float | None]:
+    """TRL reward function of the reasoning component alone (``reasoning_value``)."""
+    rewards = scorer().score_many(_asking(trl_samples(prompts, completions, kwargs)))
+    return [reasoning_value(r) for r in rewards]
+
+
+async def trl_reasoning_reward_async(prompts: Sequence[Any], completions: Sequence[Any],
+                                     **kwargs: Any) -> list[float | None]:
+    """``trl_reasoning_reward`` for TRL's asynchronous reward functions."""
+    rewards = await scorer().score_many_async(
+        _asking(trl_samples(prompts, completions, kwargs)))
+    return [reasoning_value(r) for r in rewards]
+
+
+def reasoning_logs(r: Reward) -> dict[str, float]:
+    """``reasoning`` (NaN: no checkable claim or no reward), ``lucky``, ``unsupported``
+    (0/1) as the trainers log them."""
+    p = r.parts
+    return {"reasoning": NAN if p is None or p.reasoning is None else p.reasoning,
+            "lucky": float(p is not None and p.lucky),
+            "unsupported": float(p is not None and p.unsupported)}
+
+
 # ---- verl -----------------------------------------------------------------------------------
 
 def verl_sample(solution_str: Any, ground_truth: Any, extra_info: Any) -> Sample:
@@ -173,12 +223,17 @@ def verl_sample(solution_str: Any, ground_truth: Any, extra_info: Any) -> Sample
     return sample_of(read)
 
 
-def verl_result(r: Reward, with_format: bool | None = None) -> dict[str, Any]:
+def verl_result(r: Reward, with_format: bool | None = None,
+                with_reasoning: bool | None = None) -> dict[str, Any]:
     """A reward as verl logs it (the same keys for every sample): NaN only in ``score``,
-    ``acc`` and ``format`` of a sample without a reward; ``format`` only when the format
-    term is configured (``with_format``; None: the default scorer's config)."""
+    ``acc`` and ``format`` of a sample without a reward (and in ``reasoning``);
+    ``format`` only when the format term is configured (``with_format``; None: the
+    default scorer's config), ``reasoning``/``lucky``/``unsupported`` only with a
+    reasoning weight (``with_reasoning``, likewise)."""
     if with_format is None:
         with_format = scorer().config.format_weight != 0
+    if with_reasoning is None:
+        with_reasoning = scorer().config.reasoning_weight != 0
     out: dict[str, Any] = {
         "score": NAN if r.reward is None else r.reward,
         "acc": NAN if r.acc is None else r.acc,
@@ -188,6 +243,8 @@ def verl_result(r: Reward, with_format: bool | None = None) -> dict[str, Any]:
         "reason": r.reason}
     if with_format:
         out["format"] = NAN if r.format_ok is None else float(r.format_ok)
+    if with_reasoning:
+        out.update(reasoning_logs(r))
     return out
 
 
@@ -239,10 +296,13 @@ def openrlhf_samples(queries: Sequence[Any], prompts: Sequence[Any],
 def openrlhf_result(rewards: Sequence[Reward]) -> dict[str, Any]:
     """OpenRLHF's lists (NaN without a reward, as ``torch.tensor`` takes them)."""
     values = [NAN if r.reward is None else r.reward for r in rewards]
-    return {"rewards": values, "scores": list(values),
-            "extra_logs": {"acc": [NAN if r.acc is None else r.acc for r in rewards],
-                           "unreadable": [float(r.status == "unreadable") for r in rewards],
-                           "verifier_failed": [float(r.failed) for r in rewards]}}
+    logs = {"acc": [NAN if r.acc is None else r.acc for r in rewards],
+            "unreadable": [float(r.status == "unreadable") for r in rewards],
+            "verifier_failed": [float(r.failed) for r in rewards]}
+    if scorer().config.reasoning_weight != 0:
+        each = [reasoning_logs(r) for r in rewards]
+        logs.update({k: [e[k] for e in each] for k in ("reasoning", "lucky", "unsupported")})
+    return {"rewards": values, "scores": list(values), "extra_logs": logs}
 
 
 def reward_func(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence[Any] | None,
@@ -253,7 +313,8 @@ def reward_func(queries: Sequence[Any], prompts: Sequence[Any], labels: Sequence
 
 __all__ = ["COLUMNS", "compute_score", "compute_score_async", "compute_score_batch",
            "config_from_env", "configure",
-           "openrlhf_result", "openrlhf_samples", "prompt_text", "reply_text", "reward_func",
-           "sample_of",
-           "scorer", "trl_reward", "trl_reward_async", "trl_samples", "verl_result",
+           "openrlhf_result", "openrlhf_samples", "prompt_text", "reasoning_logs",
+           "reasoning_value", "reply_text", "reward_func", "sample_of",
+           "scorer", "trl_reasoning_reward", "trl_reasoning_reward_async", "trl_reward",
+           "trl_reward_async", "trl_samples", "verl_result",
            "verl_sample"]

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from causal_oracle.entry import default
+from causal_oracle.entry import InputError, default
 from causal_oracle.entry.freshness import ItemKeys
 from causal_oracle.environments import Corr2CauseConfig, Corr2CauseDataset
 
@@ -55,6 +55,25 @@ def test_reasoning_gym_factory_is_deterministic_and_certified() -> None:
     for e in items[:20]:  # the answer is the oracle's, re-derived from the item's text
         label = default().verify(e["metadata"]["premise"], e["metadata"]["hypothesis"]).label
         assert e["answer"] == ("Yes" if label else "No")
+
+
+def test_a_reasoning_weight_pays_true_claims_through_score_answer() -> None:
+    rg = pytest.importorskip("reasoning_gym")
+    import causal_oracle.environments  # noqa: F401  (registers the dataset)
+
+    knobs = {"size": 4, "seed": 5, "min_nodes": 3, "max_nodes": 3}
+    plain = rg.create_dataset("causal_corr2cause", **knobs)
+    weighted = rg.create_dataset("causal_corr2cause", reasoning_weight=0.5, **knobs)
+    for e in plain:
+        gold = e["answer"]
+        both = f"A and B are adjacent. A and B are not adjacent. The answer is {gold}."
+        assert plain.score_answer(both, e) == 1.0  # off by default: unchanged
+        assert weighted.score_answer(both, e) == 1.25  # one true claim of two
+        assert weighted.reasoning_score(both, e) == (0.5, None)
+        assert weighted.score_answer(f"The answer is {gold}.", e) == 1.0  # no claim
+        assert weighted.score_answer(f"The answer is {FLIP[gold]}.", e) == 0.0
+    with pytest.raises(InputError, match="reasoning_weight"):
+        rg.create_dataset("causal_corr2cause", reasoning_weight="high", **knobs)
 
 
 def test_the_curriculum_moves_the_measured_knobs() -> None:

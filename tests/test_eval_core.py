@@ -220,3 +220,42 @@ def test_server_through_an_oracle_client(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert remote["metrics"]["corr2cause"] == local["metrics"]["corr2cause"]
     for task, entry in local["metrics"]["tasks"].items():
         assert remote["metrics"]["tasks"][task]["oracle"] == entry["oracle"]
+
+
+COLLIDER = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. All the "
+            "statistical relations among these 3 variables are as follows: A correlates with "
+            "C. B correlates with C. However, A is independent of B.\nHypothesis: A directly "
+            "causes C.")  # gold: Yes
+
+
+def test_reasoning_columns_of_a_generated_reply() -> None:
+    from causal_oracle.clients.evaluate.baselines import Reference
+    from causal_oracle.clients.evaluate.data import Item
+    from causal_oracle.clients.evaluate.job import score
+    from causal_oracle.clients.evaluate.metrics import compute_metrics
+    from causal_oracle.clients.evaluate.runner import Output
+
+    premise, hypothesis = split_input(COLLIDER)
+    item = Item(key="c", row=1, task="corr2cause", prompt=COLLIDER, premise=premise,
+                hypothesis=hypothesis, gold=1)
+    ref = Reference(label=1, relation="entailment", answer_text="Yes")
+    reply = Output("C is a collider between A and B. C causes A. Answer: Yes")
+    plain = score(item, ref, reply, make_scorer())
+    assert "reasoning" not in plain and plain["correct_oracle"] is True
+    rec = score(item, ref, reply, make_scorer(reasoning=True))
+    assert rec["reasoning"] == {"claims": 2, "false_claims": 1, "score": 0.5, "lucky": True,
+                                "unsupported": False}
+    assert compute_metrics([rec])["reasoning"]["lucky_share"] == 1.0
+    assert "reasoning" not in compute_metrics([plain])
+    with pytest.raises(InputError, match="--reasoning checks the replies' claims in-process"):
+        make_scorer("localhost:1", reasoning=True)
+
+
+def test_eval_reasoning_over_a_run(mixed: Path, tmp_path: Path) -> None:
+    report = run_eval(EvalConfig(model="oracle", data=mixed, report=tmp_path / "r.json",
+                                 limit=30, reasoning=True))
+    r = report["metrics"]["reasoning"]
+    assert r["reasoned"] > 0 and r["lucky"] == 0  # the oracle's bare answers: no claims
+    assert r["unsupported"] == r["correct"] and r["lucky_share"] == 0.0
+    assert "Reasoning:" in Path(report["files"]["table"]).read_text(encoding="utf-8")
+    assert report["config"]["reasoning"] is True

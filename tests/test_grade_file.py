@@ -289,3 +289,46 @@ def test_replies_saved_under_a_calm_tasks_name_are_read_by_their_columns(
                      "response": co.answer(item.prompt, item.task).answer_text})
     report = _grade_json([str(_write_jsonl(tmp_path / shipped.name, rows))], capsys)
     assert report["summary"]["correct"] == report["summary"]["scored"] == 4
+
+
+COLLIDER = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. All the "
+            "statistical relations among these 3 variables are as follows: A correlates with "
+            "C. B correlates with C. However, A is independent of B.\nHypothesis: A directly "
+            "causes C.")  # gold: Yes
+REASONED = [  # (reply, right, checkable claims, false claims)
+    ("C is a collider between A and B. C causes A. Answer: Yes", True, 2, 1),  # lucky
+    ("C is a collider between A and B. Answer: Yes", True, 1, 0),
+    ("Yes", True, 0, 0),  # unsupported
+    ("A and B are dependent. Answer: No", False, 1, 1),
+]
+
+
+def _reasoned_file(tmp_path: Path) -> Path:
+    path = tmp_path / "reasoned.jsonl"
+    path.write_text("".join(json.dumps({"prompt": COLLIDER, "response": r}) + "\n"
+                            for r, _, _, _ in REASONED), encoding="utf-8")
+    return path
+
+
+def test_reasoning_columns_and_the_share_of_lucky_answers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _reasoned_file(tmp_path)
+    plain = co.grade_file(path).to_json()
+    assert "reasoning" not in plain["summary"] and "reasoning" not in plain["records"][0]
+    result = co.grade_file(path, reasoning=True)
+    data = result.to_json()
+    assert {k: v for k, v in data["summary"].items() if k != "reasoning"} == plain["summary"]
+    assert data["summary"]["reasoning"] == {
+        "reasoned": 4, "claims": 4, "false_claims": 2, "correct": 3, "lucky": 1,
+        "unsupported": 1, "reasoning_score": 0.5, "lucky_share": 0.3333}
+    for record, (reply, right, claims, false) in zip(data["records"], REASONED, strict=True):
+        r = record["reasoning"]
+        assert (record["correct"], r["checkable"], r["false_claims"]) == (right, claims, false)
+        assert r["reply"] == reply
+        assert all(reply[c["span"][0]:c["span"][1]] == c["text"] for c in r["claims"])
+    assert main(["grade", str(path), "--reasoning"]) == 0
+    out = capsys.readouterr().out
+    assert "claims  false   score   lucky" in out
+    assert "right answers with a false claim: 1 of 3 (33.3%)" in out
+    assert main(["grade", str(path)]) == 0
+    assert "lucky" not in capsys.readouterr().out

@@ -10,6 +10,7 @@ missing, as the audit's does) and reads the counts and rows the script draws.
 
 from __future__ import annotations
 
+import html
 import json
 from collections import Counter
 from collections.abc import Iterator
@@ -141,3 +142,58 @@ def test_the_page_in_a_browser(graded: dict[str, Any], browser: Any) -> None:
     assert [r.get_attribute("data-outcome") for r in
             browser.find_elements(By.CSS_SELECTOR, "tr.finding")] == ["error"]
     assert set(GRADES) >= set(shown)
+
+
+@pytest.fixture(scope="module")
+def reasoned(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A file of reasoned replies graded with ``--reasoning --html``."""
+    from test_grade_file import _reasoned_file
+
+    folder = tmp_path_factory.mktemp("grade_html_reasoning")
+    page, report = folder / "page.html", folder / "report.json"
+    assert main(["grade", str(_reasoned_file(folder)), "--reasoning", "--html", str(page),
+                 "--report", str(report)]) == 0
+    return {"page": page, "report": json.loads(report.read_text(encoding="utf-8"))}
+
+
+def test_claim_spans_are_marked_by_verdict_with_why(reasoned: dict[str, Any]) -> None:
+    text = reasoned["page"].read_text(encoding="utf-8")
+    assert 'id="reasoning-summary">' in text and "1 of 3 (33.3%)" in text
+    claims = [c for r in reasoned["report"]["records"] for c in r["reasoning"]["claims"]]
+    assert text.count('<mark class="claim ') == len(claims)
+    titles = [html.unescape(t.split('"', 1)[0]) for t in text.split(' title="')[1:]]
+    for c in claims:
+        assert f"{c['kind']} — {c['verdict'].replace('_', ' ')}: {c['why']}" in titles
+    assert "http" not in text.split('id="reasoning-summary"')[1]  # still self-contained
+    plain = render_grade_html({**reasoned["report"], "summary": {
+        k: v for k, v in reasoned["report"]["summary"].items() if k != "reasoning"}})
+    assert "<mark class" not in plain and "reasoning-summary" not in plain
+
+
+def test_overlapping_claims_share_one_mark() -> None:
+    from causal_oracle.clients.grade_html import highlighted
+
+    claims = [{"span": [0, 6], "kind": "edge", "verdict": "true", "why": "w1"},
+              {"span": [0, 6], "kind": "edge", "verdict": "false", "why": "w2"},
+              {"span": [8, 9], "kind": "answer", "verdict": "not_decidable", "why": "<w3>"}]
+    got = highlighted("A -> B. Y", claims)
+    assert got.count("<mark") == 2 and "w1\nedge — false: w2" in got and "&lt;w3&gt;" in got
+    assert got.startswith('<mark class="claim claim-false"') and got.endswith("Y</mark>")
+
+
+def test_the_highlighted_reasoning_in_a_browser(reasoned: dict[str, Any], browser: Any
+                                                ) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(reasoned["page"].as_uri())
+    marks = browser.find_elements(By.CSS_SELECTOR, "mark.claim")
+    records = reasoned["report"]["records"]
+    claims = [c for r in records for c in r["reasoning"]["claims"]]
+    assert [m.text for m in marks] == [c["text"] for c in claims]
+    colours = {"true": "rgba(200, 230, 201, 1)", "false": "rgba(255, 205, 210, 1)",
+               "not_decidable": "rgba(224, 224, 224, 1)"}
+    for mark, claim in zip(marks, claims, strict=True):
+        assert mark.value_of_css_property("background-color") == colours[claim["verdict"]]
+        assert claim["why"] in mark.get_attribute("title")
+    lucky = browser.find_element(By.ID, f"reply-{records[0]['row']}")
+    assert "lucky" in lucky.find_element(By.CLASS_NAME, "who").text

@@ -248,6 +248,37 @@ def test_answer_rpc_serves_clear(client: OracleClient) -> None:
         assert graded.grade == pb.GRADE_CORRECT, (prompt, local["answer_text"])
 
 
+COLLIDER = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. All the "
+            "statistical relations among these 3 variables are as follows: A correlates with "
+            "C. B correlates with C. However, A is independent of B.\nHypothesis: A directly "
+            "causes C.")
+
+
+def test_answer_checks_the_reasoning_when_asked(channel: grpc.Channel) -> None:
+    from causal_oracle import check_reasoning
+    from causal_oracle.proto.pack import reasoning_json
+
+    stub = pb_grpc.OracleStub(channel)
+    reply = "C is a collider between A and B. C causes A. Answer: Yes"
+    plain = stub.Answer(pb.AnswerRequest(prompt=COLLIDER, model_answer=reply), timeout=60)
+    assert not plain.HasField("reasoning") and plain.grade == pb.GRADE_CORRECT
+    asked = stub.Answer(pb.AnswerRequest(prompt=COLLIDER, model_answer=reply, reasoning=True),
+                        timeout=60)
+    local = check_reasoning(COLLIDER, reply).to_json()
+    assert reasoning_json(asked.reasoning) == {k: v for k, v in local.items()
+                                               if k not in ("family", "task", "final")}
+    assert asked.reasoning.lucky and asked.reasoning.score == 0.5
+    assert [c.verdict for c in asked.reasoning.claims] == [
+        pb.CLAIM_VERDICT_TRUE, pb.CLAIM_VERDICT_FALSE, pb.CLAIM_VERDICT_TRUE]
+    with pytest.raises(grpc.RpcError) as info:
+        stub.Answer(pb.AnswerRequest(prompt=COLLIDER, reasoning=True), timeout=60)
+    assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "give model_answer" in info.value.details()
+    batch = stub.AnswerBatch(pb.AnswerBatchRequest(items=[pb.AnswerRequest(
+        prompt=COLLIDER, model_answer=reply, reasoning=True)]), timeout=60)
+    assert batch.items[0].result.reasoning == asked.reasoning
+
+
 # ---- streaming ------------------------------------------------------------------------------
 
 def test_stream_answers_each_id(channel: grpc.Channel) -> None:

@@ -79,10 +79,11 @@ def request(question: str, reply: str, thinking: str = "Yes? No?", **row: Any
     return body.model_dump(mode="json")
 
 
-def post(route: str, bodies: list[Any], raw: bool = False) -> list[httpx.Response]:
+def post(route: str, bodies: list[Any], raw: bool = False,
+         config: RewardConfig | None = None) -> list[httpx.Response]:
     """POST each body to the app (in process), scoring in this process."""
     async def run() -> list[httpx.Response]:
-        with Scorer(RewardConfig(workers=0)) as scorer:
+        with Scorer(config or RewardConfig(workers=0)) as scorer:
             transport = httpx.ASGITransport(app=application(scorer))
             async with httpx.AsyncClient(transport=transport, base_url="http://gym") as c:
                 return [await (c.post(route, content=b) if raw else c.post(route, json=b))
@@ -258,3 +259,25 @@ def test_app_py_starts_as_nemo_gyms_launcher_starts_it() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+C2 = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
+      "statistical relations among these 2 variables are as follows: A correlates with B."
+      "\nHypothesis: A directly causes B.")  # gold: No
+
+
+def test_a_reasoning_weight_adds_its_reward_components() -> None:
+    replies = ["A and B are adjacent. The answer is No.",
+               "A is independent of B. The answer is No.", "No."]
+    config = RewardConfig(workers=0, reasoning_weight=0.5)
+    got = verified(post("/verify", [request(C2, r) for r in replies], config=config))
+    assert [g["reward"] for g in got] == [1.5, 1.0, 1.0]
+    parts = [{k: g["reward_components"][k] for k in ("reasoning", "lucky", "unsupported")}
+             for g in got]
+    assert parts == [{"reasoning": 1.0, "lucky": 0.0, "unsupported": 0.0},
+                     {"reasoning": 0.0, "lucky": 1.0, "unsupported": 0.0},
+                     {"reasoning": 0.0, "lucky": 0.0, "unsupported": 1.0}]
+    assert got[1]["details"]["reasoning"]["false_claims"] == 1
+    plain = verified(post("/verify", [request(C2, replies[0])]))[0]
+    assert set(plain["reward_components"]) == {"correct", "readable", "format"}
+    assert "reasoning" not in plain["details"] and plain["reward"] == 1.0

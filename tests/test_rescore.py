@@ -93,3 +93,20 @@ def test_a_setting_names_the_bad_key() -> None:
         Setting().changed("format_weight=x")
     assert Setting().changed("format-weight=0.1,profile=loose") == \
         Setting(profile="loose", format_weight=0.1)
+
+
+def test_compare_a_reasoning_weight(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                    ) -> None:
+    rows = [{"prompt": ITEM, "completion": "A and B are adjacent. The answer is No."},
+            {"prompt": ITEM, "completion": "A is independent of B. The answer is No."},
+            {"prompt": ITEM, "completion": "The answer is No."}]
+    path = tmp_path / "reasoned.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = rescore(path, Setting(), Setting().changed("reasoning_weight=0.5"))
+    assert [(s.reward.reward, s.other.reward) for s in result.samples
+            if s.other is not None] == [(1.0, 1.5), (1.0, 1.0), (1.0, 1.0)]
+    assert [s.row for s in result.changed] == [1]
+    assert "reasoning_weight" not in Setting().describe()
+    assert "reasoning_weight=0.5" in Setting(reasoning_weight=0.5).describe()
+    assert main(["rescore", str(path), "--compare", "reasoning_weight=x"]) == 2
+    assert "reasoning_weight='x' is not a number" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from conftest import load_rows
 
-from causal_oracle.entry import REGISTRY, default, join_input, register
+from causal_oracle.entry import REGISTRY, InputError, default, join_input, register
 from causal_oracle.rewards import (
     RewardConfig,
     Sample,
@@ -158,6 +158,41 @@ def test_openrlhf_reward_func_splits_queries_after_their_prompts() -> None:
     assert out["extra_logs"]["unreadable"] == [0.0, 0.0, 1.0]
     failed = reward_func(["What is 6 * 7? 42"], ["What is 6 * 7?"], ["42"])
     assert math.isnan(failed["rewards"][0]) and failed["extra_logs"]["verifier_failed"] == [1.0]
+
+
+C2 = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
+      "statistical relations among these 2 variables are as follows: A correlates with B."
+      "\nHypothesis: A directly causes B.")  # gold: No
+REASONED = ["A and B are adjacent. The answer is No.",
+            "A is independent of B. The answer is No.", "The answer is No."]
+
+
+def test_openrlhf_logs_the_reasoning_components_with_a_weight() -> None:
+    prompt = C2 + "\n"
+    configure(RewardConfig(workers=0, reasoning_weight=0.5))
+    try:
+        out = reward_func([prompt + r for r in REASONED], [prompt] * 3, None)
+    finally:
+        configure(RewardConfig(workers=0))
+    assert out["rewards"] == [1.5, 1.0, 1.0]
+    logs = out["extra_logs"]
+    assert logs["reasoning"][:2] == [1.0, 0.0] and math.isnan(logs["reasoning"][2])
+    assert logs["lucky"] == [0.0, 1.0, 0.0] and logs["unsupported"] == [0.0, 0.0, 1.0]
+    plain = reward_func([prompt + r for r in REASONED], [prompt] * 3, None)
+    assert plain["rewards"] == [1.0, 1.0, 1.0] and "reasoning" not in plain["extra_logs"]
+
+
+def test_the_reasoning_components_ride_on_the_reward() -> None:
+    v = Verifier(RewardConfig(workers=0))
+    plain = v.score(Sample(C2, REASONED[1]))
+    assert plain.parts is None and "reasoning" not in plain.as_dict()
+    asked = v.score(Sample(C2, REASONED[1], reasoning=True))
+    assert asked.reward == 1.0 and asked.parts is not None  # weight 0: asked, not paid
+    assert asked.as_dict()["reasoning"] == {"reasoning": 0.0, "lucky": True,
+                                            "unsupported": False, "claims": 1,
+                                            "false_claims": 1}
+    with pytest.raises(InputError, match="reasoning_weight"):
+        RewardConfig(reasoning_weight=math.inf).checked()
 
 
 # ---- scoring details ------------------------------------------------------------------------

@@ -127,6 +127,41 @@ def test_batch_and_refusals(http_only: str) -> None:
     assert httpx.post(f"{http_only}/get_reward", json=too_many).status_code == 413
 
 
+C2 = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
+      "statistical relations among these 2 variables are as follows: A correlates with B."
+      "\nHypothesis: A directly causes B.")  # gold: No
+REASONED = ["A and B are adjacent. The answer is No.",
+            "A is independent of B. The answer is No.", "No."]
+
+
+def test_the_reasoning_components_when_asked(http_only: str) -> None:
+    items = [{"prompt": C2, "completion": r} for r in REASONED]
+    plain = httpx.post(f"{http_only}/batch", json={"items": items}).json()["results"]
+    assert [r["reward"] for r in plain] == [1.0, 1.0, 1.0]
+    assert not any("reasoning" in r for r in plain)  # not asked: unchanged
+    asked = httpx.post(f"{http_only}/batch", json={"items": items, "reasoning": True},
+                       timeout=30).json()["results"]
+    assert [r["reward"] for r in asked] == [1.0, 1.0, 1.0]  # the weight stays 0
+    assert [r["reasoning"] for r in asked] == [
+        {"reasoning": 1.0, "lucky": False, "unsupported": False, "claims": 1,
+         "false_claims": 0},
+        {"reasoning": 0.0, "lucky": True, "unsupported": False, "claims": 1,
+         "false_claims": 1},
+        {"reasoning": None, "lucky": False, "unsupported": True, "claims": 0,
+         "false_claims": 0}]
+    one = [dict(items[0], reasoning=True), items[1]]
+    got = httpx.post(f"{http_only}/batch", json={"items": one}).json()["results"]
+    assert "reasoning" in got[0] and "reasoning" not in got[1]
+    prompt = C2 + "\n"
+    logs = httpx.post(f"{http_only}/get_reward", json={
+        "query": [prompt + r for r in REASONED], "prompts": [prompt] * 3,
+        "reasoning": True}).json()["extra_logs"]
+    assert logs["reasoning"] == [1.0, 0.0, None] and logs["lucky"] == [0.0, 1.0, 0.0]
+    assert logs["unsupported"] == [0.0, 0.0, 1.0]
+    bad = httpx.post(f"{http_only}/batch", json={"items": items, "reasoning": "yes"})
+    assert bad.status_code == 400 and "reasoning must be true or false" in bad.text
+
+
 def test_http_beside_grpc() -> None:
     proc, ports = _start("--http-port", "0", "--port", "0")
     try:

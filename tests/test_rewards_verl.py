@@ -151,3 +151,40 @@ def test_the_legacy_batch_manager_calls_the_batched_function() -> None:
         for key, value in score.items():
             extra[key].append(value)
     _check([s["score"] for s in scores], extra)
+
+
+REASONED = [  # a true claim; a false claim behind the right answer (lucky); no claim
+    ("A and B are adjacent. The answer is No.", ITEM, {"prompt": ITEM}),
+    ("A is independent of B. The answer is No.", ITEM, {"prompt": ITEM}),
+    ("No.", ITEM, {"prompt": ITEM}),
+    ("Yes.", "42", {"prompt": "What is 6 * 7?"}),
+]
+
+
+@pytest.mark.parametrize("name", ["compute_score", "compute_score_async"])
+def test_a_reasoning_weight_adds_its_components(name: str) -> None:
+    configure(RewardConfig(workers=0, reasoning_weight=0.5))
+    fn = get_custom_reward_fn("pkg://causal_oracle.rewards.trainers", name)
+
+    async def batch() -> list[dict]:
+        return list(await asyncio.gather(*(run_single(fn, "causal_oracle", s, t, dict(i))
+                                           for s, t, i in REASONED)))
+
+    outputs = asyncio.run(batch())
+    assert len({frozenset(o["reward_extra_info"]) for o in outputs}) == 1
+    extra: dict[str, list[Any]] = defaultdict(list)
+    for o in outputs:
+        for key, value in o["reward_extra_info"].items():
+            extra[key].append(value)
+    assert [o["reward_score"] for o in outputs][:3] == [1.5, 1.0, 1.0]
+    assert extra["reasoning"][:2] == [1.0, 0.0]
+    assert all(math.isnan(v) for v in extra["reasoning"][2:])  # no claim; no reward
+    assert extra["lucky"] == [0.0, 1.0, 0.0, 0.0]
+    assert extra["unsupported"] == [0.0, 0.0, 1.0, 0.0]
+
+
+def test_the_default_results_carry_no_reasoning_keys() -> None:
+    from causal_oracle.rewards.trainers import compute_score
+
+    out = compute_score("causal_oracle", "A and B are adjacent. The answer is No.", ITEM)
+    assert not {"reasoning", "lucky", "unsupported"} & set(out) and out["score"] == 1.0

@@ -31,14 +31,17 @@ tokenizers = pytest.importorskip("tokenizers")
 from causal_oracle.rewards import (  # noqa: E402
     RewardConfig,
     configure,
+    trl_reasoning_reward,
     trl_reward,
     trl_reward_async,
 )
+from causal_oracle.rewards.trainers import trl_reasoning_reward_async  # noqa: E402
 
 ITEM = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
         "statistical relations among these 2 variables are as follows: A correlates with B."
         "\nHypothesis: A directly causes B.")  # gold: No
-WORDS = ["[PAD]", "[EOS]", "[UNK]", "Yes", "No", "maybe", "The", "answer", "is", "."]
+WORDS = ["[PAD]", "[EOS]", "[UNK]", "Yes", "No", "maybe", "The", "answer", "is", ".", "A", "B",
+         "and", "are", "adjacent", "independent", "of"]
 OVER = 65_600  # "Yes " × 65,600 = 262,400 bytes: over the 256 KiB reply limit
 GROUPS = [  # (prompt, the four completions of its group)
     (ITEM, ["No .", "The answer is Yes", "maybe", " ".join(["Yes"] * OVER)]),
@@ -122,3 +125,69 @@ def test_unscorable_completions_are_excluded_not_zeroed(scored: dict[str, Any]) 
     assert metrics["rewards/trl_reward/mean"] == pytest.approx(1 / 3)
     assert metrics["reward"] == pytest.approx(2 / 3)  # the two functions' sum, scored rows
     assert not any(math.isnan(v) for v in metrics.values() if isinstance(v, float))
+
+
+#: one group: a true claim and the right answer, a false claim and the right answer
+#: (lucky), the right answer alone (unsupported), a true claim and the wrong answer
+REASONED = ["A and B are adjacent . The answer is No",
+            "A is independent of B . The answer is No", "No",
+            "A and B are adjacent . The answer is Yes"]
+
+
+def _trainer_scores(tmp: Any, funcs: list[Any], weights: list[float], config: RewardConfig
+                    ) -> dict[str, Any]:
+    """Score ``REASONED`` for ``ITEM`` through GRPOTrainer's own scoring path."""
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    configure(config)
+    tokenizer = _tokenizer()
+    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(
+        vocab_size=len(WORDS), hidden_size=8, intermediate_size=16, num_hidden_layers=1,
+        num_attention_heads=2, num_key_value_heads=2, pad_token_id=0, bos_token_id=1,
+        eos_token_id=1))
+    rows = [{"prompt": ITEM} for _ in REASONED]
+
+    def rollout(prompts: list[Any], trainer: Any) -> dict[str, Any]:
+        ids = [tokenizer(reply)["input_ids"] + [tokenizer.eos_token_id] for reply in REASONED]
+        return {"prompt_ids": [[2, 2]] * len(prompts), "completion_ids": ids,
+                "logprobs": [[-1.0] * len(i) for i in ids]}
+
+    args = trl.GRPOConfig(output_dir=str(tmp), per_device_train_batch_size=len(rows),
+                          num_generations=4, max_completion_length=12, report_to="none",
+                          use_cpu=True, reward_weights=weights)
+    trainer = trl.GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=funcs,
+                              args=args, train_dataset=datasets.Dataset.from_list(rows),
+                              rollout_func=rollout)
+    seen: dict[str, Any] = {}
+    calculate = trainer._calculate_rewards
+
+    def spy(*a: Any, **k: Any) -> Any:
+        seen["per_func"] = calculate(*a, **k)
+        return seen["per_func"]
+
+    trainer._calculate_rewards = spy
+    trainer.model.train()
+    try:
+        trainer._generate_and_score_completions(rows)
+    finally:
+        configure()
+    return {"per_func": seen["per_func"].tolist(),
+            "metrics": {k: v[-1] for k, v in trainer._metrics["train"].items()}}
+
+
+def test_the_reasoning_component_as_a_reward_function_of_its_own(
+        tmp_path: Any) -> None:
+    """``reward_funcs=[trl_reward, trl_reasoning_reward]`` with TRL's ``reward_weights``:
+    the answer and the share of true claims, weighted by the trainer."""
+    got = _trainer_scores(tmp_path, [trl_reward, trl_reasoning_reward,
+                                     trl_reasoning_reward_async], [1.0, 0.5, 0.0],
+                          RewardConfig(workers=0))
+    answer, reasoning, again = zip(*got["per_func"], strict=True)
+    assert list(answer) == [1.0, 1.0, 1.0, 0.0]  # the default reward: unchanged
+    assert list(reasoning) == [1.0, 0.0, 0.0, 1.0] == list(again)
+    assert got["metrics"]["reward"] == pytest.approx((1.5 + 1.0 + 1.0 + 0.5) / 4)
+
+
+def test_a_reasoning_weight_folds_the_component_into_the_reward(tmp_path: Any) -> None:
+    got = _trainer_scores(tmp_path, [trl_reward], [1.0],
+                          RewardConfig(workers=0, reasoning_weight=0.5))
+    assert [row[0] for row in got["per_func"]] == [1.5, 1.0, 1.0, 0.5]

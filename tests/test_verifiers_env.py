@@ -151,6 +151,28 @@ def test_an_unfinished_verifier_is_settled_not_zeroed(env: Any,
     assert [s["advantage"] for s in alone] == [0.5, -0.5, 0.0]
 
 
+def test_a_reasoning_weight_adds_the_reasoning_function() -> None:
+    env = load_environment("causal_corr2cause", size=2, seed=5, eval_size=0, min_nodes=3,
+                           max_nodes=3, reasoning_weight=0.5)
+    row = env.get_dataset()[0]
+    names = [f.__name__ for f in env.rubric.rubrics[0].funcs] if hasattr(
+        env.rubric, "rubrics") else [f.__name__ for f in env.rubric.funcs]
+    assert "causal_reasoning" in names
+    gold = row["answer"]
+    true_claim = _state(env, row, f"<think>A and C are adjacent.</think> The answer is {gold}.")
+    no_claim = _state(env, row, f"The answer is {gold}.")
+    for state in (true_claim, no_claim):
+        asyncio.run(env.rubric.score_rollout(state))
+    assert true_claim["metrics"]["causal_reasoning"] == 1.0
+    assert no_claim["metrics"]["causal_reasoning"] == 0.0
+    assert (true_claim["reward"], no_claim["reward"]) == (1.5, 1.0)
+    plain = load_environment("causal_corr2cause", size=2, seed=5, eval_size=0, min_nodes=3,
+                             max_nodes=3)
+    state = _state(plain, row, f"<think>A and C are adjacent.</think> The answer is {gold}.")
+    asyncio.run(plain.rubric.score_rollout(state))
+    assert "causal_reasoning" not in state["metrics"] and state["reward"] == 1.0
+
+
 def test_verifiers_own_loader_finds_the_module() -> None:
     env = vf.load_environment("causal_oracle.environments.verifiers_env", size=2, eval_size=2,
                               format_weight=0.25)

@@ -130,6 +130,14 @@ def test_the_format_term_is_weighted_by_config(driven: dict[str, Any]) -> None:
     assert got["reward"] == 1.25
 
 
+def test_the_reasoning_term_is_weighted_by_config(driven: dict[str, Any]) -> None:
+    got = driven["rollouts"]["reasoned"]  # one true claim of two, whichever the item
+    assert got["rewards"]["causal_reasoning"] == {"score": 0.5, "weight": 0.5}
+    assert got["reward"] == 1.25
+    plain = driven["rollouts"]["reasoned, default"]
+    assert "causal_reasoning" not in plain["rewards"] and plain["reward"] == 1.0
+
+
 def test_bad_configuration_is_named(driven: dict[str, Any]) -> None:
     assert "unknown dataset 'causal_nonesuch'" in driven["bad"]["dataset"]
     assert "min_nodez" in driven["bad"]["knob"]
@@ -234,6 +242,10 @@ def _drive() -> dict[str, Any]:  # pragma: no cover - runs in the subprocess
     verifiers_taskset.grade = graded
     formatted = list(load_taskset(config(**base, format_weight=0.25)))[1]
     rollouts["formatted"] = asyncio.run(close(formatted, f"<answer>{gold}</answer>"))
+    reasoned = list(load_taskset(config(**base, reasoning_weight=0.5)))[1]
+    claim = "<think>A and B are adjacent. A and B are not adjacent.</think>"
+    rollouts["reasoned"] = asyncio.run(close(reasoned, f"{claim}\n{gold}"))
+    rollouts["reasoned, default"] = asyncio.run(close(task, f"{claim}\n{gold}"))
 
     bad = {}
     for label, fields in (("dataset", {"dataset": "causal_nonesuch"}),

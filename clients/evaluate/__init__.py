@@ -79,7 +79,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      profile=args.profile, answer_words=args.answer_words, fresh=args.fresh,
                      engine=args.engine, stop=tuple(args.stop or ()), ray=args.ray,
                      replicas=args.replicas, graders=args.graders,
-                     progress=_progress if show else None, columns=columns_of(args))
+                     progress=_progress if show else None, columns=columns_of(args),
+                     reasoning=args.reasoning)
     if cfg.batch_size < 1:
         raise InputError("--batch-size must be at least 1")
     report = run_eval(cfg)
@@ -158,6 +159,10 @@ def add_cli_commands(subparsers: Any) -> None:
     p.add_argument("--fresh", action="store_true",
                    help="ignore earlier results next to the report and start over")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--reasoning", action="store_true",
+                   help="also check every reply's causal claims against the certificate "
+                        "(generate mode): claims, false claims, and the right answers that "
+                        "rest on a false claim")
     p.add_argument("--json", action="store_true", help="also print the metrics as JSON")
     limit_options(p)
     column_options(p)

@@ -67,6 +67,7 @@ class EvalConfig:
     replicas: int | None = None      # Ray: model replicas (default: one per GPU, else CPUs/2)
     graders: int | None = None       # Ray: CPU oracle actors (default: replicas with GPUs,
                                      # else 0 = grade inside the replicas)
+    reasoning: bool = False          # also check the replies' causal claims
     progress: Progress | None = field(default=None, repr=False)
     columns: dict[str, str] = field(default_factory=dict)  # role → the data's column name
 
@@ -139,7 +140,7 @@ def score(item: Item, ref: Reference, output: Output, scorer: Any) -> dict[str, 
         # an item the oracle cannot label (inconsistent premise) has no right answer: a
         # missing verdict there is not an "unreadable answer" (counted in no_oracle_label)
         rec["unreadable"] = pred is None and (ref.label is not None or item.task != CORR2CAUSE)
-        return rec
+        return _reasoned(rec, item, ref, output, scorer)
     rec["prediction"] = None
     if ref.error:
         rec.update(correct_oracle=None, normalised=None, unreadable=False)
@@ -149,6 +150,18 @@ def score(item: Item, ref: Reference, output: Output, scorer: Any) -> dict[str, 
                    unreadable=correct is None)
     rec["correct_gold"] = None
     rec["oracle_gold_agree"] = ref.truth_agrees
+    return _reasoned(rec, item, ref, output, scorer)
+
+
+def _reasoned(rec: dict[str, Any], item: Item, ref: Reference, output: Output, scorer: Any
+              ) -> dict[str, Any]:
+    """``rec`` with the reply's checked claims (``reasoning``) when the scorer checks
+    them and there is a reply and an answer to check it against."""
+    if getattr(scorer, "reasoning", False) and output.text and not ref.error:
+        try:
+            rec["reasoning"] = scorer.check(item.prompt, output.text, item.task)
+        except InputError:
+            rec["reasoning"] = None
     return rec
 
 
@@ -159,7 +172,8 @@ def _fingerprint(cfg: EvalConfig, prompter: Prompter) -> dict[str, Any]:
             "dtype": cfg.dtype, "max_new_tokens": cfg.max_new_tokens,
             "answer_words": list(cfg.answer_words), "profile": cfg.profile,
             "template_sha256": hashlib.sha256(template.encode()).hexdigest()[:16],
-            **({"stop": list(cfg.stop)} if cfg.stop else {})}
+            **({"stop": list(cfg.stop)} if cfg.stop else {}),
+            **({"reasoning": True} if cfg.reasoning else {})}
 
 
 def _load_results(path: Path, fingerprint: dict[str, Any], fresh: bool
@@ -243,7 +257,7 @@ def prepare(cfg: EvalConfig) -> Job:
     prompter = Prompter.from_file(cfg.template)
     skipped: list[str] = []
     items = load_items(cfg.data, cfg.tasks, cfg.limit, skipped, cfg.columns)
-    scorer = make_scorer(cfg.server, cfg.profile)
+    scorer = make_scorer(cfg.server, cfg.profile, cfg.reasoning)
     cfg.report.parent.mkdir(parents=True, exist_ok=True)
     fingerprint = _fingerprint(cfg, prompter)
     results_path = cfg.results_path()

@@ -19,7 +19,11 @@ unreadable item text) are left out of the oracle metrics and counted in
 
 Each result record is a dict with ``task``, ``prediction`` (0/1/None, yes/no items),
 ``correct_oracle`` / ``correct_gold`` (True/False/None), ``oracle_label``,
-``gold``, ``oracle_gold_agree``, ``unreadable``, ``relation`` and ``num_nodes``.
+``gold``, ``oracle_gold_agree``, ``unreadable``, ``relation`` and ``num_nodes``, and
+with ``eval --reasoning`` ``reasoning`` (the reply's checked claims: ``claims``,
+``false_claims``, ``lucky``, ``unsupported``), summed in ``metrics["reasoning"]``
+(``clients.reasoning_columns``: claims, false claims, ``reasoning_score``,
+``lucky_share`` — the share of right answers that rest on a false claim).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from causal_oracle.clients.evaluate.data import CORR2CAUSE
+from causal_oracle.clients.reasoning_columns import ReasoningTally
 
 
 def _ratio(a: int, b: int) -> float:
@@ -115,4 +120,13 @@ def compute_metrics(records: list[dict[str, Any]]) -> dict[str, Any]:
         tasks[task] = entry
     if tasks:
         out["tasks"] = tasks
+    reasoned = [r for r in records if r.get("reasoning")]
+    if reasoned:
+        tally = ReasoningTally()
+        for r in reasoned:
+            x = r["reasoning"]
+            tally.add(claims=x["claims"], false_claims=x["false_claims"],
+                      correct=r.get("correct_oracle") is True, lucky=x["lucky"],
+                      unsupported=x["unsupported"])
+        out["reasoning"] = tally.to_json()
     return out

@@ -85,7 +85,8 @@ class Grader:
     replicas never wait for the oracle.  Each actor keeps the oracle's caches."""
 
     def __init__(self, cfg: dict[str, Any]) -> None:
-        self.scorer = make_scorer(cfg.get("server"), cfg.get("profile", "corr2cause"))
+        self.scorer = make_scorer(cfg.get("server"), cfg.get("profile", "corr2cause"),
+                                  bool(cfg.get("reasoning")))
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:
         t = time.perf_counter()

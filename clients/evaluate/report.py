@@ -65,8 +65,15 @@ def markdown_table(report: dict[str, Any]) -> str:
                      f"{_pct(s.get('f1'))} | {s['unreadable']} | "
                      f"{_pct(g['accuracy']) if g else '—'} | "
                      f"{_pct(g.get('f1')) if g else '—'} |")
-    return head + "\n".join(lines) + "\n\nScores in %, against the oracle's labels; " \
-        "\"gold\" columns against the dataset's labels.\n"
+    foot = "\n\nScores in %, against the oracle's labels; \"gold\" columns against the " \
+        "dataset's labels.\n"
+    r = metrics.get("reasoning")
+    if r:
+        foot += (f"\nReasoning: {r['claims']} checkable claims in {r['reasoned']} replies, "
+                 f"{r['false_claims']} false (score {_pct(r['reasoning_score'])} %); right "
+                 f"answers that rest on a false claim: {r['lucky']} of {r['correct']} "
+                 f"({_pct(r['lucky_share'])} %).\n")
+    return head + "\n".join(lines) + foot
 
 
 def bar_chart(report: dict[str, Any], path: Path) -> str | None:

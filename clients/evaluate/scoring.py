@@ -13,6 +13,11 @@ A ``Scorer`` labels Corr2Cause items and answers and grades every other item:
 ``agrees_with_truth(row) -> bool | None``
     whether the oracle agrees with a row's gold (None: unknown).
 
+With ``reasoning`` (``eval --reasoning``, in-process only) the scorer also checks a
+reply's causal claims: ``check(prompt, reply, task)`` → the counts of its
+``ReasoningResult`` (``claims`` checkable, ``false_claims``, ``score``, ``lucky``,
+``unsupported``).
+
 ``InProcessScorer`` calls the entry layer (``entry.default()``; certificates
 re-checked there).  ``make_scorer(server=HOST:PORT)`` imports ``clients.remote``
 lazily: its ``make_scorer(address, profile=…)`` when it has one, else
@@ -29,8 +34,9 @@ import importlib
 from typing import Any, Protocol
 
 from causal_oracle.clients.evaluate.data import CORR2CAUSE, Item
-from causal_oracle.entry import InputError, TaskAnswer, default
+from causal_oracle.entry import InputError, TaskAnswer, default, profile_of
 from causal_oracle.entry.oracle_protocol import Oracle
+from causal_oracle.entry.reasoning import check_reasoning
 
 
 class Scorer(Protocol):
@@ -68,9 +74,16 @@ class InProcessScorer(_OracleScorer):
 
     name = "in-process"
 
-    def __init__(self, profile: str = "corr2cause") -> None:
+    def __init__(self, profile: str = "corr2cause", reasoning: bool = False) -> None:
         self.profile = profile
         self.oracle = default()
+        self.reasoning = reasoning
+
+    def check(self, prompt: str, reply: str, task: str) -> dict[str, Any]:
+        """The counts of the reply's checked claims (``InputError`` for a bad prompt)."""
+        r = check_reasoning(default(), prompt, reply, task, profile=profile_of(self.profile))
+        return {"claims": r.checkable, "false_claims": r.false_claims, "score": r.score,
+                "lucky": r.lucky, "unsupported": r.unsupported}
 
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None:
         item = default().item(row)
@@ -80,10 +93,14 @@ class InProcessScorer(_OracleScorer):
         return agree if isinstance(agree, bool) else None
 
 
-def make_scorer(server: str | None = None, profile: str = "corr2cause") -> Any:
+def make_scorer(server: str | None = None, profile: str = "corr2cause",
+                reasoning: bool = False) -> Any:
     """The in-process scorer, or (``server`` = HOST:PORT) the gRPC service's."""
     if server is None:
-        return InProcessScorer(profile)
+        return InProcessScorer(profile, reasoning)
+    if reasoning:
+        raise InputError("eval --reasoning checks the replies' claims in-process; drop "
+                         "--server (or grade the results file with grade FILE --reasoning)")
     try:
         remote = importlib.import_module("causal_oracle.clients.remote")
     except ModuleNotFoundError as error:

@@ -54,6 +54,7 @@ from causal_oracle.entry.registry import (
 )
 from causal_oracle.oracle.calm.model import Lang
 from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.parser.calm_prompt import language_of, split_prompt
 
 NAME = "calm"
@@ -146,6 +147,9 @@ class Calm(CalmBenchmarkRule, Family[CalmQuestion, Any]):
 
     def derivation(self, question: CalmQuestion, solution: Any) -> Any:
         return part_of(question.task).derivation(question, solution)
+
+    def reasoning_facts(self, question: CalmQuestion, solution: Any) -> Facts | None:
+        return part_of(question.task).reasoning_facts(question, solution)
 
     def read_reply(self, question: CalmQuestion, text: str) -> Any:
         return part_of(question.task).read_reply(question, text)

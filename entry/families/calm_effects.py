@@ -43,6 +43,8 @@ from causal_oracle.oracle.calm.effects_model import HALF_UNIT, EffectKind, Effec
 from causal_oracle.oracle.calm.effects_solve import EffectSolution, solve
 from causal_oracle.oracle.calm.model import Lang
 from causal_oracle.oracle.errors import CertificateRejected, InputError
+from causal_oracle.oracle.reasoning.facts import dag_facts
+from causal_oracle.oracle.reasoning.model import Facts, Quantity, Value
 from causal_oracle.parser.calm_effects import read_record, read_text, record_text
 from causal_oracle.parser.calm_effects_reply import read_effect_yes_no, read_probability
 from causal_oracle.parser.calm_effects_story import render_basic, split_prompt
@@ -262,6 +264,23 @@ class EffectsPart(CalmPart[EffectQuestion, EffectSolution]):
                 "strategy": a.identification.strategy,
                 "adjustment": [q.names[v] for v in a.identification.adjustment],
                 "mediators": [q.names[v] for v in a.identification.mediators]}
+
+    def reasoning_facts(self, question: CalmQuestion, solution: EffectSolution) -> Facts:
+        """The graph; the stated probabilities and the exact effect (its enclosure over
+        every number that prints the same) as numbers; the treatment and outcome as the
+        query; the yes/no of a natural task where CaLM's rule decides it."""
+        q: EffectQuestion = question.formal
+        numbers = {Quantity("P", tuple(sorted(s.event)), tuple(sorted(s.given))):
+                   Value(float(s.value), float(s.value)) for s in q.stated}
+        a = solution.answer
+        answer = None
+        if a is not None:
+            numbers[Quantity(q.kind.value.lower())] = Value(float(a.interval.lo),
+                                                            float(a.interval.hi))
+            if self._yes_no(question) and not a.rule_straddles:
+                answer = a.yes
+        return dag_facts(q.names, q.edges, query=(q.treatment, q.outcome), numbers=numbers,
+                         answer=answer)
 
 
 def hidden_threshold(q: EffectQuestion, a: EffectAnswer) -> bool:

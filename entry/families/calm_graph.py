@@ -47,6 +47,8 @@ from causal_oracle.oracle.calm.model import (
     Verdict,
 )
 from causal_oracle.oracle.errors import CertificateRejected, InputError
+from causal_oracle.oracle.reasoning.facts import dag_facts
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.parser import calm_graph as read
 from causal_oracle.parser.calm_graph_prompts import render as render_prompt
 from causal_oracle.parser.calm_prompt import item_text
@@ -309,6 +311,28 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
         if solution.expression:
             out["expression"] = solution.expression
         return out
+
+    def reasoning_facts(self, question: CalmQuestion, solution: Solution) -> Facts:
+        """The graph, each bidirected edge ``E<->F`` a hidden common cause ``U[E,F]`` of
+        its ends (so separation and confounding claims are judged as the ADMG says, and
+        identifiability is not decided by the checker); the query's pair; the yes/no."""
+        q = question.formal
+        g = q.graph
+        pairs = g.bidirected()
+        latent = tuple(f"U[{a},{b}]" for a, b in pairs)
+        n = len(g.names)
+        edges = list(g.dag.edges())
+        for k, (a, b) in enumerate(pairs):
+            edges += [(n + k, g.index(a)), (n + k, g.index(b))]
+        hidden = sum(1 << (n + k) for k in range(len(pairs)))
+        if isinstance(q, Choice):
+            hidden |= g.mask(q.hidden)
+        first, second = (q.first, q.second) if isinstance(q, Relation) else \
+            (q.treatment, q.outcome)
+        answer = solution.answer if isinstance(solution, Verdict) and \
+            not solution.degenerate else None
+        return dag_facts((*g.names, *latent), edges, hidden=hidden,
+                         query=(g.index(first), g.index(second)), answer=answer)
 
 
 PART = GraphPart()

@@ -27,10 +27,10 @@ What the family hands a part, and when
   finds its item with ``parser.calm_prompt.item_text(text, openers)`` (the style wrapper
   and the in-context examples never reach it) and reads only that.
 * ``solve`` / ``check`` / ``render`` / ``explain`` / ``read_reply`` / ``judge`` /
-  ``judge_gold`` / ``dot`` / ``derivation`` / ``causes``: the ``CalmQuestion`` the parse
-  produced (``question.formal`` is the part's own formal question) and, where named, the
-  part's solution (whatever type its ``solve`` returns: a frozen record holding the
-  answer and its certificate).
+  ``judge_gold`` / ``dot`` / ``derivation`` / ``causes`` / ``reasoning_facts``: the
+  ``CalmQuestion`` the parse produced (``question.formal`` is the part's own formal
+  question) and, where named, the part's solution (whatever type its ``solve`` returns:
+  a frozen record holding the answer and its certificate).
 
 Errors: a part raises ``ParseError`` (unreadable text: where and why, quoting ≤ 200
 characters) or ``InputError`` (well-formed but not a valid question); ``check`` raises
@@ -64,6 +64,7 @@ from causal_oracle.entry.audit_record import Picture
 from causal_oracle.entry.registry import GoldJudgement, Judgement, Rendered
 from causal_oracle.oracle.calm.model import Lang
 from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.reasoning.model import Facts
 from causal_oracle.parser.calm_prompt import Style
 
 F = TypeVar("F")  # a part's formal question
@@ -208,6 +209,11 @@ class CalmPart(ABC, Generic[F, S]):
     def picture(self, question: CalmQuestion, solution: S) -> Picture | None:
         """The question's graph as an audit report draws it (what ``dot`` shows), or
         None (default)."""
+        return None
+
+    def reasoning_facts(self, question: CalmQuestion, solution: S) -> Facts | None:
+        """What a reply's reasoning is checked against (``Family.reasoning_facts``),
+        or None (default: the part's claims are not checked)."""
         return None
 
 

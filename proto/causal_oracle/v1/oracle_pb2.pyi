@@ -44,6 +44,13 @@ class Grade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GRADE_WRONG: _ClassVar[Grade]
     GRADE_UNREADABLE: _ClassVar[Grade]
     GRADE_UNGRADABLE: _ClassVar[Grade]
+
+class ClaimVerdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLAIM_VERDICT_UNSPECIFIED: _ClassVar[ClaimVerdict]
+    CLAIM_VERDICT_TRUE: _ClassVar[ClaimVerdict]
+    CLAIM_VERDICT_FALSE: _ClassVar[ClaimVerdict]
+    CLAIM_VERDICT_NOT_DECIDABLE: _ClassVar[ClaimVerdict]
 PROFILE_UNSPECIFIED: Profile
 PROFILE_CORR2CAUSE: Profile
 PROFILE_LOOSE: Profile
@@ -67,6 +74,10 @@ GRADE_CORRECT: Grade
 GRADE_WRONG: Grade
 GRADE_UNREADABLE: Grade
 GRADE_UNGRADABLE: Grade
+CLAIM_VERDICT_UNSPECIFIED: ClaimVerdict
+CLAIM_VERDICT_TRUE: ClaimVerdict
+CLAIM_VERDICT_FALSE: ClaimVerdict
+CLAIM_VERDICT_NOT_DECIDABLE: ClaimVerdict
 
 class Options(_message.Message):
     __slots__ = ("profile", "certificate_detail", "explanation_format")
@@ -239,17 +250,19 @@ class VerifyStreamResponse(_message.Message):
     def __init__(self, id: _Optional[int] = ..., result: _Optional[_Union[VerifyResponse, _Mapping]] = ..., error: _Optional[_Union[ItemError, _Mapping]] = ...) -> None: ...
 
 class AnswerRequest(_message.Message):
-    __slots__ = ("prompt", "task", "model_answer")
+    __slots__ = ("prompt", "task", "model_answer", "reasoning")
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     TASK_FIELD_NUMBER: _ClassVar[int]
     MODEL_ANSWER_FIELD_NUMBER: _ClassVar[int]
+    REASONING_FIELD_NUMBER: _ClassVar[int]
     prompt: str
     task: str
     model_answer: str
-    def __init__(self, prompt: _Optional[str] = ..., task: _Optional[str] = ..., model_answer: _Optional[str] = ...) -> None: ...
+    reasoning: bool
+    def __init__(self, prompt: _Optional[str] = ..., task: _Optional[str] = ..., model_answer: _Optional[str] = ..., reasoning: _Optional[bool] = ...) -> None: ...
 
 class AnswerResponse(_message.Message):
-    __slots__ = ("task", "answer_text", "answer_json", "certificate_checked", "explanation", "grade", "normalised_answer", "grade_reason", "expected")
+    __slots__ = ("task", "answer_text", "answer_json", "certificate_checked", "explanation", "grade", "normalised_answer", "grade_reason", "expected", "reasoning")
     TASK_FIELD_NUMBER: _ClassVar[int]
     ANSWER_TEXT_FIELD_NUMBER: _ClassVar[int]
     ANSWER_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -259,6 +272,7 @@ class AnswerResponse(_message.Message):
     NORMALISED_ANSWER_FIELD_NUMBER: _ClassVar[int]
     GRADE_REASON_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    REASONING_FIELD_NUMBER: _ClassVar[int]
     task: str
     answer_text: str
     answer_json: str
@@ -268,7 +282,58 @@ class AnswerResponse(_message.Message):
     normalised_answer: str
     grade_reason: str
     expected: str
-    def __init__(self, task: _Optional[str] = ..., answer_text: _Optional[str] = ..., answer_json: _Optional[str] = ..., certificate_checked: _Optional[bool] = ..., explanation: _Optional[str] = ..., grade: _Optional[_Union[Grade, str]] = ..., normalised_answer: _Optional[str] = ..., grade_reason: _Optional[str] = ..., expected: _Optional[str] = ...) -> None: ...
+    reasoning: Reasoning
+    def __init__(self, task: _Optional[str] = ..., answer_text: _Optional[str] = ..., answer_json: _Optional[str] = ..., certificate_checked: _Optional[bool] = ..., explanation: _Optional[str] = ..., grade: _Optional[_Union[Grade, str]] = ..., normalised_answer: _Optional[str] = ..., grade_reason: _Optional[str] = ..., expected: _Optional[str] = ..., reasoning: _Optional[_Union[Reasoning, _Mapping]] = ...) -> None: ...
+
+class ReasoningClaim(_message.Message):
+    __slots__ = ("start", "end", "text", "kind", "polarity", "verdict", "why")
+    START_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    POLARITY_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    start: int
+    end: int
+    text: str
+    kind: str
+    polarity: bool
+    verdict: ClaimVerdict
+    why: str
+    def __init__(self, start: _Optional[int] = ..., end: _Optional[int] = ..., text: _Optional[str] = ..., kind: _Optional[str] = ..., polarity: _Optional[bool] = ..., verdict: _Optional[_Union[ClaimVerdict, str]] = ..., why: _Optional[str] = ...) -> None: ...
+
+class ReasoningContradiction(_message.Message):
+    __slots__ = ("first", "second", "why")
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    SECOND_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    first: int
+    second: int
+    why: str
+    def __init__(self, first: _Optional[int] = ..., second: _Optional[int] = ..., why: _Optional[str] = ...) -> None: ...
+
+class Reasoning(_message.Message):
+    __slots__ = ("supported", "claims", "contradictions", "true_claims", "false_claims", "not_decidable", "score", "lucky", "unsupported")
+    SUPPORTED_FIELD_NUMBER: _ClassVar[int]
+    CLAIMS_FIELD_NUMBER: _ClassVar[int]
+    CONTRADICTIONS_FIELD_NUMBER: _ClassVar[int]
+    TRUE_CLAIMS_FIELD_NUMBER: _ClassVar[int]
+    FALSE_CLAIMS_FIELD_NUMBER: _ClassVar[int]
+    NOT_DECIDABLE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    LUCKY_FIELD_NUMBER: _ClassVar[int]
+    UNSUPPORTED_FIELD_NUMBER: _ClassVar[int]
+    supported: bool
+    claims: _containers.RepeatedCompositeFieldContainer[ReasoningClaim]
+    contradictions: _containers.RepeatedCompositeFieldContainer[ReasoningContradiction]
+    true_claims: int
+    false_claims: int
+    not_decidable: int
+    score: float
+    lucky: bool
+    unsupported: bool
+    def __init__(self, supported: _Optional[bool] = ..., claims: _Optional[_Iterable[_Union[ReasoningClaim, _Mapping]]] = ..., contradictions: _Optional[_Iterable[_Union[ReasoningContradiction, _Mapping]]] = ..., true_claims: _Optional[int] = ..., false_claims: _Optional[int] = ..., not_decidable: _Optional[int] = ..., score: _Optional[float] = ..., lucky: _Optional[bool] = ..., unsupported: _Optional[bool] = ...) -> None: ...
 
 class VerifyBatchRequest(_message.Message):
     __slots__ = ("items",)

@@ -80,13 +80,13 @@ def _say(message: str) -> None:
 
 
 def build(*, cache: bool = True) -> None:
-    """Build the environment from scratch (raises ``CalledProcessError`` on failure)."""
+    """Build the environment from scratch (raises ``RuntimeError`` on a failed step)."""
     _say(f"building the OpenCompass environment {VENV} (once; minutes) …")
     if (VENV / "pyvenv.cfg").exists() or FAILED.exists():
         shutil.rmtree(VENV)
     subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     pip = [str(python()), "-W", "ignore:Editable installation:UserWarning", "-m", "pip",
-           "install", "--quiet", *(() if cache else ("--no-cache-dir",))]
+           "install", "--quiet", "--no-warn-conflicts", *(() if cache else ("--no-cache-dir",))]
     steps = (("torch from the local CPU wheel", ["--no-index", "--no-deps", TORCH]),
              ("OpenCompass without its dependencies", ["--no-deps", OPENCOMPASS]),
              ("what its CaLM path imports", list(DEPENDENCIES)),
@@ -94,7 +94,9 @@ def build(*, cache: bool = True) -> None:
     for what, args in steps:
         start = time.monotonic()
         _say(f"  installing {what} …")
-        subprocess.run([*pip, *args], check=True)
+        done = subprocess.run([*pip, *args], check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"installing {what}: pip exited with {done.returncode}")
         _say(f"  … {time.monotonic() - start:.0f} s")
     STAMP.write_text(stamp_text(), encoding="utf-8")
 
@@ -106,7 +108,7 @@ def ensure(*, cache: bool = True) -> str | None:
     FAILED.unlink(missing_ok=True)
     try:
         build(cache=cache)
-    except (subprocess.CalledProcessError, OSError) as error:
+    except (subprocess.CalledProcessError, RuntimeError, OSError) as error:
         reason = (f"building the OpenCompass environment at {VENV} failed ({error}); "
                   "it needs network access to the package registry and a local "
                   "torch 2.13.0 wheel")

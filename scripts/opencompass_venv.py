@@ -82,7 +82,7 @@ def _say(message: str) -> None:
 def build(*, cache: bool = True) -> None:
     """Build the environment from scratch (raises ``RuntimeError`` on a failed step)."""
     _say(f"building the OpenCompass environment {VENV} (once; minutes) …")
-    if (VENV / "pyvenv.cfg").exists() or FAILED.exists():
+    if (VENV / "pyvenv.cfg").exists():
         shutil.rmtree(VENV)
     subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     pip = [str(python()), "-W", "ignore:Editable installation:UserWarning", "-m", "pip",

@@ -25,12 +25,17 @@ CALM_DATA = "./data/calm"
 PROMPT_STYLE = "basic"  # CaLM's prompt styles: basic, adversarial-ignore, zero-shot-CoT, …
 WITH_CALM_EVALUATOR = False
 
+# CaLM's tasks derived from CLadder: their prompts are read by the CLadder family, found
+# from the text; every other formal task is read as its own task (the oracle's CaLM family
+# has one task per CaLM task, and the effect tasks' natural, basic and hard variants
+# share one prompt template, so the text alone does not say which variant is asked)
+CLADDER_DERIVED = ["BAS-B_backadj", "CB-B_collider-bias", "CORR-B_correlation",
+                   "EAE-B_exp-away", "CR-B_det-counterfactual"]
 # CaLM's formal tasks (those generated from a structure the prompt states)
 CALM_FORMAL_TASKS = [
     "AR-B_CaLM-AR", "CA-B_FA", "CA-B_FP",
     "CEI-B_0.2-UC", "CEI-B_0.4-UC", "CEI-B_0.6-UC", "CEI-B_0.8-UC",
-    "BAS-B_backadj", "CB-B_collider-bias", "CORR-B_correlation", "EAE-B_exp-away",
-    "CR-B_det-counterfactual",
+    *CLADDER_DERIVED,
     "BAS-C_max-BAS", "BAS-C_min-BAS", "BAS-C_mix-BAS", "FAS-C_FAS", "IV-C_CaLM-IV",
     "ATE-B_ATE-natural", "CDE-B_CDE-natural", "ETT-B_ETT-natural", "NDE-B_NDE-natural",
     "NIE-B_NIE-natural",
@@ -53,7 +58,9 @@ for _task in CALM_FORMAL_TASKS:
     for _language in LANGUAGES:
         _name = f"{_task}_{_language}"
         _style = PROMPT_STYLE + ("-CN" if _language == "CN" else "")
+        _oracle_task = None if _task in CLADDER_DERIVED else _task
         _evaluators = [("oracle", dict(type=OracleEvaluator, task=_name, prompt_style=_style,
+                                       oracle_task=_oracle_task,
                                        family_modules=FAMILY_MODULES))]
         if WITH_CALM_EVALUATOR:
             _evaluators.append(("calm", dict(type=CaLMEvaluator, core_metrics=True,

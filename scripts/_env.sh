@@ -13,7 +13,11 @@
 #        such a wheel they are left out and their tests skip;
 #     3. Chromium and its driver from the system's packages (apt-get, as root or with
 #        sudo) for the HTML report's browser test, when they are missing; otherwise that
-#        test skips.
+#        test skips;
+#     4. OpenCompass in its own environment, .venv-opencompass/ (scripts/opencompass_venv.py:
+#        torch from the same local wheel, OpenCompass and what its CaLM path imports, the
+#        project editable), for tests/test_opencompass_calm.py; when it cannot be built
+#        (no torch wheel, no network) the script leaves a note and that test skips with it.
 #
 # Each step runs once: a stamp file in .venv records it (its outcome, when something was
 # not available), and it runs again when pyproject.toml is newer than its stamp.  The test
@@ -120,6 +124,19 @@ else
              "root or sudo); the browser test skips"
         echo "no apt-get" > "$(_stamp browser)"
       fi
+    fi
+  fi
+  # the OpenCompass environment keeps its own stamp (the pins and the project's
+  # dependencies): it is rebuilt when that changes, unless the last build failed
+  if ! _installed opencompass \
+     || { [ "$(cat "$(_stamp opencompass)")" = built ] \
+          && ! .venv/bin/python scripts/opencompass_venv.py --check; }; then
+    if .venv/bin/python scripts/opencompass_venv.py; then
+      echo "built" > "$(_stamp opencompass)"
+    else
+      _say "could not build the OpenCompass environment: tests/test_opencompass_calm.py" \
+           "skips (remove $(_stamp opencompass) to try again)"
+      echo "build failed" > "$(_stamp opencompass)"
     fi
   fi
 fi

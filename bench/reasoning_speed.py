@@ -36,7 +36,10 @@ from typing import Any
 import causal_oracle as co
 from causal_oracle.entry import REGISTRY, Family, Options, default, reasoning
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
-from causal_oracle.parser.claims import _parse_words, read_claims
+from causal_oracle.parser.claims import read_claims
+
+#: the service-owned memories of the claim reader (oracle.memo), emptied for "new text"
+PARSES = ("causal_oracle.parser.claims._parse_words", "causal_oracle.parser.claims_text._table")
 
 C2C = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. All the "
        "statistical relations among these 3 variables are as follows: A correlates with B. "
@@ -105,7 +108,6 @@ def main() -> None:
 
         def core(reply: str = reply, family: Family[Any, Any] = family,
                  question: object = question, solution: object = solution) -> None:
-            _parse_words.cache_clear()
             facts = family.reasoning_facts(question, solution)
             assert facts is not None
             claims = read_claims(reply, facts.names, facts.aliases)
@@ -113,7 +115,8 @@ def main() -> None:
             contradictions(claims, facts.names)
 
         def new(prompt: str = prompt, reply: str = reply) -> None:
-            _parse_words.cache_clear()
+            for name in PARSES:
+                service.caches.memory.map(name).clear()
             reasoning._FACTS.clear()
             co.check_reasoning(prompt, reply)
 

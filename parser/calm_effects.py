@@ -40,6 +40,7 @@ from causal_oracle.oracle.calm.effects_model import (
     Lit,
     Stated,
 )
+from causal_oracle.oracle.memo import memoised
 from causal_oracle.parser.calm_effects_story import (
     ItemText,
     fail,
@@ -246,7 +247,7 @@ _READ = _Read()
 _PLACEHOLDER = re.compile(r"@(\d+)@")
 
 
-@cache
+@memoised(limit=256)
 def _name_pattern(names: tuple[str, ...], language: Lang) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     if language is Lang.EN:

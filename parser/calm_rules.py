@@ -45,10 +45,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from causal_oracle.oracle.errors import InputError
+from causal_oracle.oracle.memo import memoised
 from causal_oracle.parser import calm_rules_phrases as ph
 from causal_oracle.parser.calm_rules_json import (
     COT_ANSWER_TYPES,
@@ -228,7 +229,7 @@ _OPTION_PHRASES = (ph.OPTION_1_PHRASES, ph.OPTION_2_PHRASES, ph.OPTION_3_PHRASES
 _CN_NAMES = ("选项一", "选项二", "选项三")
 
 
-@lru_cache(maxsize=512)
+@memoised(limit=512)
 def _option_rule(texts: tuple[str, str, str]
                  ) -> tuple[tuple[Openings, ...], tuple[tuple[str, ...], ...]]:
     """The opening tails and phrase lists of an item whose options read ``texts``

@@ -23,7 +23,7 @@ and B cause C" → two claims); an arrow chain ("A -> B <- C") claims each of it
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from lark.exceptions import LarkError, VisitError
 from lark.lexer import Lexer, PatternStr
 from lark.parsers.lalr_analysis import Shift
 
+from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.reasoning.model import Claim
 from causal_oracle.parser.claims_templates import Claims, NotAClaim
 from causal_oracle.parser.claims_text import Clause, Kind, Names, clauses
@@ -101,7 +102,7 @@ def _parse(parser: Lark, words: list[str]) -> tuple[tuple[Claim, ...], ...] | No
     return _parse_words(tuple(words))
 
 
-@lru_cache(maxsize=PARSE_CACHE)
+@memoised(limit=PARSE_CACHE)
 def _parse_words(words: tuple[str, ...]) -> tuple[tuple[Claim, ...], ...] | None:
     """The claims of a clause's normalised words, grouped by conjunct (None: no claim).
 

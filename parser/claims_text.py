@@ -33,7 +33,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
+
+from causal_oracle.oracle.memo import memoised
 
 #: at most this many sentences of one reply are read
 MAX_SENTENCES = 400
@@ -238,7 +239,7 @@ class Names:
         return out
 
 
-@lru_cache(maxsize=256)
+@memoised(limit=256)
 def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
            ) -> tuple[dict[str, int], dict[str, list[tuple[tuple[str, ...], int]]]]:
     """Each name's words, keyed by its first word, longest first (cached per item)."""

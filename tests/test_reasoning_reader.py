@@ -177,7 +177,6 @@ def test_the_templates_automaton_parses_as_lark_does(words: list[str]) -> None:
 
 def test_the_automaton_reads_every_template_family() -> None:
     """Claims of many templates go through the automaton (not only rejections)."""
-    _parse_words.cache_clear()
     text = ("A and B are not independent given C. A -> B <- C. The class has 3 members. "
             "P(C=1 | A=1) = 0.4. The ATE is greater than 0. {C} is an adjustment set for "
             "the effect of A on B. Answer: yes")

@@ -22,7 +22,12 @@ CONSTANT_CACHES = {("parser/grammar.py", "load_grammar"),
                    ("oracle/bruteforce.py", "all_dags"), ("oracle/bruteforce.py", "_signatures"),
                    ("parser/cladder_slots.py", "grammar"),
                    ("parser/cladder_vocabulary.py", "_phrase_table"),
-                   ("parser/cladder_vocabulary.py", "vocabulary")}
+                   ("parser/cladder_vocabulary.py", "vocabulary"),
+                   # the claim grammar, its LALR automaton and CaLM's grammars and fixed
+                   # answer openings: built once from the shipped files
+                   ("parser/claims.py", "_parser"), ("parser/claims.py", "_automaton"),
+                   ("parser/calm_effects.py", "_parser"),
+                   ("parser/calm_rules.py", "_yes_no_openings")}
 
 
 def test_no_module_keeps_results_of_its_own() -> None:

@@ -162,17 +162,9 @@ def _run(service: svc.Service, premise: str, profile: Profile,
         return [error] * len(hypotheses)
     except Exception:  # memory, recursion, a bug: each item's own path reports it
         return [None] * len(hypotheses)
-    out: list[Answer] = []
-    for r, (_, summary) in zip(results, asked, strict=True):
-        if r is None:
-            out.append(None)
-            continue
-        response = pack.verify_response(r.summary(), r.profile.value, r.variables,
-                                        r.verdict.kind.value)
-        if summary:
-            response.certificate.CopyFrom(pack.summary_certificate(r.certificate()))
-        out.append((True, response.SerializeToString()))
-    return out
+    packer = pack.BulkPacker()  # the premise's parts serialised once, not per item
+    return [None if r is None else (True, packer.pack(r, summary))
+            for r, (_, summary) in zip(results, asked, strict=True)]
 
 
 __all__ = ["JOB_ITEMS", "Answer", "Job", "bulk_answers", "jobs", "premise_key", "slot_of"]

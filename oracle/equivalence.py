@@ -21,9 +21,11 @@ independencies is inconsistent as well.  Results are cached by premise content.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
+from operator import itemgetter
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.counting import class_size
@@ -361,11 +363,14 @@ def _consistent(premise: Premise, structure: Structure, cpdag: Cpdag, first: Dag
         return ClassAnalysis(premise, structure, cpdag, (), (), (),
                              tuple(sorted(cpdag.directed)), tuple(sorted(cpdag.undirected)),
                              count, first)
-    ordered = tuple(sorted(members, key=_order))
-    directed, undirected = class_cpdag(ordered)
-    return ClassAnalysis(premise, structure, cpdag, ordered, (),
-                         tuple(tuple(m.edges()) for m in ordered), tuple(sorted(directed)),
-                         tuple(sorted(undirected)), len(ordered), ordered[0])
+    # each member's edges read once: its sort key, its listed edges, the class CPDAG
+    keyed = sorted(((tuple(m.edges()), m) for m in members), key=itemgetter(0))
+    ordered = tuple(m for _, m in keyed)
+    edges = tuple(e for e, _ in keyed)
+    directed, undirected = _cpdag_of(edges)
+    return ClassAnalysis(premise, structure, cpdag, ordered, (), edges,
+                         tuple(sorted(directed)), tuple(sorted(undirected)), len(ordered),
+                         ordered[0])
 
 
 def _order(dag: Dag) -> tuple[tuple[int, int], ...]:
@@ -375,11 +380,16 @@ def _order(dag: Dag) -> tuple[tuple[int, int], ...]:
 def class_cpdag(members: tuple[Dag, ...]) -> tuple[frozenset[tuple[int, int]],
                                                    frozenset[tuple[int, int]]]:
     """(directed, undirected) edges: directed iff every member agrees on the direction."""
+    return _cpdag_of([m.edges() for m in members])
+
+
+def _cpdag_of(members: Sequence[Sequence[tuple[int, int]]]
+              ) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
+    """``class_cpdag`` of the members' edge lists."""
     if not members:
         return frozenset(), frozenset()
-    common = set(members[0].edges())
+    common = set(members[0])
     for m in members[1:]:
-        common &= set(m.edges())
-    undirected = {(min(t, h), max(t, h)) for t, h in members[0].edges()
-                  if (t, h) not in common}
+        common.intersection_update(m)
+    undirected = {(min(t, h), max(t, h)) for t, h in members[0] if (t, h) not in common}
     return frozenset(common), frozenset(undirected)

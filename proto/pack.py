@@ -292,13 +292,18 @@ class BulkPacker:
     (``entry.bulk.FastResult``), equal to ``verify_response`` (plus, with a summary
     certificate, ``summary_certificate``) serialised by protobuf.  The parts that
     belong to the premise (variables, CPDAG, class size) are written once per
-    premise and reused while the results share them."""
+    premise and reused while the results share them; so are the fields before the
+    reason (a premise's items have few distinct verdicts) and the certificates
+    (one per verdict, profile and hypothesis shape)."""
 
     def __init__(self) -> None:
         self._key: tuple[object, object, int] | None = None
-        self._variables = self._exact = self._cpdag = b""
+        self._variables = self._exact = self._cpdag = self._size = b""
         self._profiles: dict[str, bytes] = {}
         self._labels: dict[tuple[str, int | None], bytes] = {}
+        self._kinds: dict[str, bytes] = {}
+        self._heads: dict[tuple[object, ...], bytes] = {}
+        self._certificates: dict[tuple[object, ...], bytes] = {}
 
     def _premise(self, variables: Sequence[str], cpdag: tuple[Sequence[Sequence[str]],
                  Sequence[Sequence[str]]], size: int) -> None:
@@ -309,6 +314,8 @@ class BulkPacker:
         self._size = _v(_saturated(size))
         self._cpdag = (_edge_fields(b"\x3a", cpdag[0]) + _edge_fields(b"\x42", cpdag[1])
                        + _text(b"\x62", exact))  # Certificate fields 7, 8, 12
+        self._heads.clear()  # they hold the class size
+        self._certificates.clear()  # they hold the CPDAG
 
     def _profile(self, name: str) -> bytes:
         found = self._profiles.get(name)
@@ -326,42 +333,61 @@ class BulkPacker:
             found = self._labels[(name, label)] = _nested(b"\x32", body)
         return found
 
-    def pack(self, r: Any, with_certificate: bool) -> bytes:
-        """One result's serialised response (``r``: a ``FastResult``)."""
+    def _head(self, r: Any, labels: tuple[tuple[str, int | None], ...]) -> bytes:
+        """Fields 1–8 (label … certificate_checked) of a result's response."""
         v = r.verdict
-        if (self._key is None or self._key[0] is not r.variables
-                or self._key[1] is not r.cpdag or self._key[2] != v.class_size):
-            self._premise(r.variables, r.cpdag, v.class_size)
-        relation = _v(_RELATIONS[v.relation])
         profile = self._profile(r.profile.value)
-        kind = v.kind.value
-        size = self._size
-        parts = [b"\x08" + _signed(v.label), b"\x10" + relation]
-        if size != b"\x00":
-            parts.append(b"\x18" + size)
+        parts = [b"\x08" + _signed(v.label), b"\x10" + _v(_RELATIONS[v.relation])]
+        if self._size != b"\x00":
+            parts.append(b"\x18" + self._size)
         parts.append(b"\x20" + _signed(v.holds_in))
         if v.ambiguous:
             parts.append(b"\x28\x01")
-        parts.extend(self._label(name, label) for name, label in r.labels_by_profile.items())
+        parts.extend(self._label(name, label) for name, label in labels)
         if profile:
             parts.append(b"\x38" + profile)
         parts.append(b"\x40\x01")  # certificate_checked: the bulk path checks every one
-        parts.append(_text(b"\x4a", r.reason))
-        if with_certificate:
-            cert = [b"\x08" + relation]
-            if profile:
-                cert.append(b"\x10" + profile)
-            cert.append(_text(b"\x1a", kind))
-            cert.append(_text(b"\x22", r.form.value))
-            cert.extend(_text(b"\x2a", name) if name else b"\x2a\x00" for name in r.pair)
-            if size != b"\x00":
-                cert.append(b"\x30" + size)
-            cert.append(self._cpdag)
-            parts.append(_nested(b"\x62", b"".join(cert)))
-        parts.append(self._variables)
-        parts.append(_text(b"\x72", kind))
-        parts.append(self._exact)
         return b"".join(parts)
+
+    def _certificate(self, r: Any) -> bytes:
+        """The summary certificate (field 12) of a result's response."""
+        v = r.verdict
+        profile = self._profile(r.profile.value)
+        cert = [b"\x08" + _v(_RELATIONS[v.relation])]
+        if profile:
+            cert.append(b"\x10" + profile)
+        cert.append(_text(b"\x1a", v.kind.value))
+        cert.append(_text(b"\x22", r.form.value))
+        cert.extend(_text(b"\x2a", name) if name else b"\x2a\x00" for name in r.pair)
+        if self._size != b"\x00":
+            cert.append(b"\x30" + self._size)
+        cert.append(self._cpdag)
+        return _nested(b"\x62", b"".join(cert))
+
+    def pack(self, r: Any, with_certificate: bool) -> bytes:
+        """One result's serialised response (``r``: a ``FastResult``)."""
+        v = r.verdict
+        key = self._key
+        if (key is None or key[0] is not r.variables or key[1] is not r.cpdag
+                or key[2] != v.class_size):
+            self._premise(r.variables, r.cpdag, v.class_size)
+        labels = tuple(r.labels_by_profile.items())
+        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, r.profile, labels)
+        head = self._heads.get(head_key)
+        if head is None:
+            head = self._heads[head_key] = self._head(r, labels)
+        kind = self._kinds.get(v.kind.value)
+        if kind is None:
+            kind = self._kinds[v.kind.value] = _text(b"\x72", v.kind.value)
+        reason = r.reason.encode("utf-8")
+        reason = b"\x4a" + _v(len(reason)) + reason if reason else b""
+        if not with_certificate:
+            return b"".join((head, reason, self._variables, kind, self._exact))
+        cert_key = (v.relation, r.profile, v.kind, r.form, r.pair)
+        cert = self._certificates.get(cert_key)
+        if cert is None:
+            cert = self._certificates[cert_key] = self._certificate(r)
+        return b"".join((head, reason, cert, self._variables, kind, self._exact))
 
 
 def _signed(n: int) -> bytes:

@@ -114,11 +114,12 @@ def _bulk_key(data: bytes) -> tuple[str, Profile, str, bool] | None:
     options = request.options
     profile = _PROFILES.get(options.profile)
     summary = _DETAILS.get(options.certificate_detail)
-    if (profile is None or summary is None or request.input or not request.premise
-            or not request.hypothesis or request.HasField("model_answer")
+    premise, hypothesis = request.premise, request.hypothesis  # each read makes a str
+    if (profile is None or summary is None or not premise or not hypothesis
+            or request.input or request.HasField("model_answer")
             or options.explanation_format not in _NO_EXPLANATION):
         return None
-    return request.premise, profile, request.hypothesis, summary
+    return premise, profile, hypothesis, summary
 
 
 def bulk_answers(service: svc.Service, items: Sequence[tuple[bytes, float | None]]

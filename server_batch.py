@@ -114,11 +114,12 @@ def _bulk_key(data: bytes) -> tuple[str, Profile, str, bool] | None:
     options = request.options
     profile = _PROFILES.get(options.profile)
     summary = _DETAILS.get(options.certificate_detail)
-    if (profile is None or summary is None or request.input or not request.premise
-            or not request.hypothesis or request.HasField("model_answer")
+    premise, hypothesis = request.premise, request.hypothesis  # each read makes a str
+    if (profile is None or summary is None or not premise or not hypothesis
+            or request.input or request.HasField("model_answer")
             or options.explanation_format not in _NO_EXPLANATION):
         return None
-    return request.premise, profile, request.hypothesis, summary
+    return premise, profile, hypothesis, summary
 
 
 def bulk_answers(service: svc.Service, items: Sequence[tuple[bytes, float | None]]
@@ -162,17 +163,9 @@ def _run(service: svc.Service, premise: str, profile: Profile,
         return [error] * len(hypotheses)
     except Exception:  # memory, recursion, a bug: each item's own path reports it
         return [None] * len(hypotheses)
-    out: list[Answer] = []
-    for r, (_, summary) in zip(results, asked, strict=True):
-        if r is None:
-            out.append(None)
-            continue
-        response = pack.verify_response(r.summary(), r.profile.value, r.variables,
-                                        r.verdict.kind.value)
-        if summary:
-            response.certificate.CopyFrom(pack.summary_certificate(r.certificate()))
-        out.append((True, response.SerializeToString()))
-    return out
+    packer = pack.BulkPacker()  # the premise's parts serialised once, not per item
+    return [None if r is None else (True, packer.pack(r, summary))
+            for r, (_, summary) in zip(results, asked, strict=True)]
 
 
 __all__ = ["JOB_ITEMS", "Answer", "Job", "bulk_answers", "jobs", "premise_key", "slot_of"]

@@ -18,7 +18,8 @@ labeller, no gRPC, no second worker), and the per-item path the server took befo
 PATH`` also times a server started with another interpreter (e.g. a checkout from
 before the bulk path: ``/work/main/.venv/bin/python``) on the same items.
 
-Printed per run, then the min and median over runs, and last one JSON object.
+Printed per run (with the worker code's CPU time per item, in this process), then the
+min and median over runs, and last one JSON object.
 Target on 2 cores: ≥ 50,000 verifications/s with 2 workers.
 """
 
@@ -110,19 +111,20 @@ def with_server(python: str | None, workers: int, rows: list[dict[str, str]],
         process.wait(60)
 
 
-def in_process(rows: list[dict[str, str]], bulk: bool) -> float:
-    """Seconds for the worker's code to answer ``rows`` in this process, cold."""
+def in_process(rows: list[dict[str, str]], bulk: bool) -> tuple[float, float]:
+    """Seconds (wall, CPU) for the worker's code to answer ``rows`` in this process,
+    cold."""
     items = [(make_request(r["premise"], r["hypothesis"], certificate="none")
               .SerializeToString(), None) for r in rows]
     service = svc.Service(svc.Limits())
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if bulk:
         results = server_pool._run_items("verify", items, service)
     else:
         results = [server_pool._run_one(service, "verify", data, None) for data, _ in items]
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert all(ok for ok, _ in results)
-    return seconds
+    return seconds, cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,12 +143,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.old_python:
         columns.append("old_server")
     rates: dict[str, list[float]] = {c: [] for c in columns}
+    #: the worker's CPU time per item in this process (µs), bulk and per-item paths
+    worker_us: dict[str, list[float]] = {"bulk": [], "per_item": []}
     for run in range(args.runs):
         rows = draw(args.premises, args.seed + run)
+        bulk, bulk_cpu = in_process(rows, bulk=True)
+        per_item, per_item_cpu = in_process(rows, bulk=False)
         seconds = {"server": with_server(None, args.workers, rows, args.batch_size,
                                          args.concurrency),
-                   "in_process_bulk": in_process(rows, bulk=True),
-                   "in_process_per_item": in_process(rows, bulk=False)}
+                   "in_process_bulk": bulk, "in_process_per_item": per_item}
+        for name, cpu in (("bulk", bulk_cpu), ("per_item", per_item_cpu)):
+            worker_us[name].append(cpu / len(rows) * 1e6)
         if args.old_python:
             seconds["old_server"] = with_server(args.old_python, args.workers, rows,
                                                 args.batch_size, args.concurrency)
@@ -155,7 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         ratio = rates["server"][-1] / rates["in_process_bulk"][-1]
         print(f"run {run + 1}: {len(rows):,} new items; " + ", ".join(
             f"{c} {rates[c][-1]:,.0f}/s" for c in columns)
-            + f"; server / in-process bulk {ratio:.2f}", flush=True)
+            + f"; server / in-process bulk {ratio:.2f}; worker CPU per item "
+            f"{worker_us['bulk'][-1]:.1f} µs bulk, {worker_us['per_item'][-1]:.1f} µs "
+            "per-item path", flush=True)
     summary = {c: {"min": round(min(v)), "median": round(statistics.median(v))}
                for c, v in rates.items()}
     ratios = [s / b for s, b in zip(rates["server"], rates["in_process_bulk"], strict=True)]
@@ -167,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
                                              "median": round(statistics.median(old), 2)}
     for name, value in summary.items():
         print(f"{name}: min {value['min']:,}, median {value['median']:,}")
+    for name, us in worker_us.items():
+        summary[f"worker_cpu_us_{name}"] = {"min": round(min(us), 1),
+                                            "median": round(statistics.median(us), 1)}
+        print(f"worker CPU per item, {name}: min {min(us):.1f} µs, "
+              f"median {statistics.median(us):.1f} µs")
     print(json.dumps({"items_per_run": args.premises * 90, "workers": args.workers,
                       **summary}))
     return 0

@@ -110,13 +110,20 @@ class ClassCheck:
             cut[v, :, v, :] = False
             cut[v, :, :, v] = False
         avoid = _warshall(cut)
-        if name == "disjoint_effect":  # ∃c: avoid[q, m, p, c] ∧ avoid[p, m, q, c]
-            meet = avoid.transpose(2, 0, 1, 3) & avoid.transpose(0, 2, 1, 3)
-        else:  # ∃c: avoid[q, m, c, p] ∧ avoid[p, m, c, q]
-            meet = avoid.transpose(3, 0, 1, 2) & avoid.transpose(0, 3, 1, 2)
-        found = meet.any(axis=3).transpose(2, 0, 1)  # (m, p, q)
-        found[:, np.arange(n), np.arange(n)] = False
-        return found
+        # both disjoint relations from the one closure (the costly part; not kept)
+        found = {}
+        for which in ("disjoint_effect", "disjoint_cause"):
+            if which == "disjoint_effect":  # ∃c: avoid[q, m, p, c] ∧ avoid[p, m, q, c]
+                meet = avoid.transpose(2, 0, 1, 3) & avoid.transpose(0, 2, 1, 3)
+            else:  # ∃c: avoid[q, m, c, p] ∧ avoid[p, m, c, q]
+                meet = avoid.transpose(3, 0, 1, 2) & avoid.transpose(0, 3, 1, 2)
+            truth = meet.any(axis=3).transpose(2, 0, 1)  # (m, p, q)
+            truth[:, np.arange(n), np.arange(n)] = False
+            found[which] = truth
+        mine = "disjoint_effect" if name == "disjoint_effect" else "disjoint_cause"
+        other = "disjoint_cause" if mine == "disjoint_effect" else "disjoint_effect"
+        self._counts.setdefault(other, found[other].sum(axis=0).tolist())
+        return found[mine]
 
     def count(self, name: str, p: int, q: int) -> int:
         """In how many members the relation ``name`` (``relation_name``) holds for (p, q)."""

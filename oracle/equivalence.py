@@ -21,13 +21,15 @@ independencies is inconsistent as well.  Results are cached by premise content.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import islice
+from operator import itemgetter
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.counting import class_size
-from causal_oracle.oracle.dsep import blocked_paths, d_separated, open_path, separations
+from causal_oracle.oracle.dsep import blocked_paths, d_separated, open_path, reachable
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.extensions import extensions
 from causal_oracle.oracle.graph import Dag
@@ -169,16 +171,13 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
     pair), and the listed statements it had not reached yet are tested one by one
     (the plain d-separation test first: most of them hold).
     """
+    keys = premise.independence_keys()
+    missing, reached = _first_unlisted(candidate, keys)
+    if missing is None and len(reached) == len(keys):
+        return []  # every separation listed, every listed one reached: faithful
     listed = {s.key: s for s in premise.independences}
-    reached = set()
-    missing = None
-    for key in separations(candidate):  # adjacent pairs are never separated
-        if key not in listed:
-            missing = key
-            break
-        reached.add(key)
     out = []
-    for key in sorted(listed.keys() - reached):
+    for key in sorted(keys - reached):
         checkpoint()
         if missing is not None and d_separated(candidate, *key):
             continue  # separated: the walk stopped before it got there (the cheap test)
@@ -201,6 +200,42 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
             f"the premise makes them dependent, which no DAG reproduces",
             None, missing, None, candidate))
     return out
+
+
+def _first_unlisted(dag: Dag, keys: frozenset[tuple[int, int, int]]
+                    ) -> tuple[tuple[int, int, int] | None, set[tuple[int, int, int]]]:
+    """The first of ``dag``'s d-separations (in ``oracle.dsep.separations``' order)
+    that ``keys`` does not list, or None, and the listed ones met before it.
+
+    The walk of ``separations``, with one walk fewer wherever the conditioning set
+    already holds every non-adjacent partner of ``x`` (a walk that could separate
+    nothing): dense classes have many such sets."""
+    n = dag.n
+    kids = dag.children()
+    full = (1 << n) - 1
+    reached: set[tuple[int, int, int]] = set()
+    for x in range(n):
+        far = full & ~(1 << x) & ~dag.parents[x] & ~kids[x] & ~((1 << (x + 1)) - 1)
+        if not far:
+            continue
+        rest = full & ~(1 << x)
+        given = 0
+        while True:
+            checkpoint()
+            candidates = far & ~given
+            if candidates:
+                separated = candidates & ~reachable(dag, x, given, kids)
+                while separated:
+                    low = separated & -separated
+                    key = (x, low.bit_length() - 1, given)
+                    if key not in keys:
+                        return key, reached
+                    reached.add(key)
+                    separated ^= low
+            given = (given - rest) & rest
+            if given == 0:
+                break
+    return None, reached
 
 
 def _why_blocked(premise: Premise, dag: Dag, x: int, y: int, given: int) -> str:
@@ -328,11 +363,14 @@ def _consistent(premise: Premise, structure: Structure, cpdag: Cpdag, first: Dag
         return ClassAnalysis(premise, structure, cpdag, (), (), (),
                              tuple(sorted(cpdag.directed)), tuple(sorted(cpdag.undirected)),
                              count, first)
-    ordered = tuple(sorted(members, key=_order))
-    directed, undirected = class_cpdag(ordered)
-    return ClassAnalysis(premise, structure, cpdag, ordered, (),
-                         tuple(tuple(m.edges()) for m in ordered), tuple(sorted(directed)),
-                         tuple(sorted(undirected)), len(ordered), ordered[0])
+    # each member's edges read once: its sort key, its listed edges, the class CPDAG
+    keyed = sorted(((tuple(m.edges()), m) for m in members), key=itemgetter(0))
+    ordered = tuple(m for _, m in keyed)
+    edges = tuple(e for e, _ in keyed)
+    directed, undirected = _cpdag_of(edges)
+    return ClassAnalysis(premise, structure, cpdag, ordered, (), edges,
+                         tuple(sorted(directed)), tuple(sorted(undirected)), len(ordered),
+                         ordered[0])
 
 
 def _order(dag: Dag) -> tuple[tuple[int, int], ...]:
@@ -342,11 +380,16 @@ def _order(dag: Dag) -> tuple[tuple[int, int], ...]:
 def class_cpdag(members: tuple[Dag, ...]) -> tuple[frozenset[tuple[int, int]],
                                                    frozenset[tuple[int, int]]]:
     """(directed, undirected) edges: directed iff every member agrees on the direction."""
+    return _cpdag_of([m.edges() for m in members])
+
+
+def _cpdag_of(members: Sequence[Sequence[tuple[int, int]]]
+              ) -> tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]:
+    """``class_cpdag`` of the members' edge lists."""
     if not members:
         return frozenset(), frozenset()
-    common = set(members[0].edges())
+    common = set(members[0])
     for m in members[1:]:
-        common &= set(m.edges())
-    undirected = {(min(t, h), max(t, h)) for t, h in members[0].edges()
-                  if (t, h) not in common}
+        common.intersection_update(m)
+    undirected = {(min(t, h), max(t, h)) for t, h in members[0] if (t, h) not in common}
     return frozenset(common), frozenset(undirected)

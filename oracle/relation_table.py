@@ -140,11 +140,16 @@ class RelationTable:
         without[:, nodes, nodes, :] = False
         without[:, nodes, :, nodes] = False
         e = _closure(without)  # e[m, v, x, y]: x ⇝ y avoiding v
-        if r is Reading.DISJOINT_EFFECT:
-            # ∃c: e[m, q, p, c] ∧ e[m, p, q, c]
-            return (e.transpose(0, 2, 1, 3) & e).any(axis=3)
+        # both DISJOINT readings from the one closure (the costly part; not kept)
+        # DISJOINT_EFFECT: ∃c: e[m, q, p, c] ∧ e[m, p, q, c]
+        effect = (e.transpose(0, 2, 1, 3) & e).any(axis=3)
         # DISJOINT_CAUSE: ∃c: e[m, q, c, p] ∧ e[m, p, c, q]
-        return (e.transpose(0, 3, 1, 2) & e.transpose(0, 1, 3, 2)).any(axis=3)
+        cause = (e.transpose(0, 3, 1, 2) & e.transpose(0, 1, 3, 2)).any(axis=3)
+        if r is Reading.DISJOINT_EFFECT:
+            self._truth.setdefault(Reading.DISJOINT_CAUSE, cause)
+            return effect
+        self._truth.setdefault(Reading.DISJOINT_EFFECT, effect)
+        return cause
 
     def _by_member(self, r: Reading) -> np.ndarray:
         n = self.n

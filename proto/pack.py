@@ -292,3 +292,154 @@ def task_answer_of(response: pb.AnswerResponse) -> TaskAnswer:
     return TaskAnswer(response.task, json.loads(response.answer_json or "null"),
                       response.answer_text, response.explanation, response.certificate_checked,
                       "", graded)
+
+
+# ---- bulk Verify responses, serialised by hand ------------------------------------------------
+#
+# A batch answers a premise's items from one class: the variables, the CPDAG and the class
+# size are the same in every response, and building a ``VerifyResponse`` and a
+# ``Certificate`` object per item only to serialise them cost more than looking the item
+# up.  ``BulkPacker`` writes the bytes protobuf's ``SerializeToString`` writes (fields in
+# number order, proto3 defaults left out, ``optional`` fields written when set): the
+# premise's parts once, then per item only what the item has of its own.
+# ``tests/test_pack_bulk.py`` compares them with protobuf's, byte for byte.
+
+def _wire_varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_VARINTS = [_wire_varint(n) for n in range(1 << 14)]  # every one- and two-byte varint
+
+
+def _v(n: int) -> bytes:
+    """A non-negative int as a varint (class sizes, lengths, enum values)."""
+    return _VARINTS[n] if n < 16384 else _wire_varint(n)
+
+
+def _text(tag: bytes, value: str) -> bytes:
+    """A string field (tag included); empty: left out, as proto3 leaves it."""
+    if not value:
+        return b""
+    data = value.encode("utf-8")
+    return tag + _v(len(data)) + data
+
+
+def _nested(tag: bytes, data: bytes) -> bytes:
+    return tag + _v(len(data)) + data
+
+
+def _edge_fields(tag: bytes, pairs: Sequence[Sequence[str]]) -> bytes:
+    return b"".join(_nested(tag, _text(b"\x0a", a) + _text(b"\x12", b)) for a, b in pairs)
+
+
+class BulkPacker:
+    """Serialised ``VerifyResponse`` bytes of the bulk path's results
+    (``entry.bulk.FastResult``), equal to ``verify_response`` (plus, with a summary
+    certificate, ``summary_certificate``) serialised by protobuf.  The parts that
+    belong to the premise (variables, CPDAG, class size) are written once per
+    premise and reused while the results share them; so are the fields before the
+    reason (a premise's items have few distinct verdicts) and the certificates
+    (one per verdict, profile and hypothesis shape)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, object, int] | None = None
+        self._variables = self._exact = self._cpdag = self._size = b""
+        self._profiles: dict[str, bytes] = {}
+        self._labels: dict[tuple[str, int | None], bytes] = {}
+        self._kinds: dict[str, bytes] = {}
+        self._heads: dict[tuple[object, ...], bytes] = {}
+        self._certificates: dict[tuple[object, ...], bytes] = {}
+
+    def _premise(self, variables: Sequence[str], cpdag: tuple[Sequence[Sequence[str]],
+                 Sequence[Sequence[str]]], size: int) -> None:
+        self._key = (variables, cpdag, size)
+        self._variables = b"".join(_text(b"\x6a", v) if v else b"\x6a\x00" for v in variables)
+        exact = str(size)
+        self._exact = _text(b"\x92\x01", exact)  # VerifyResponse.class_size_exact = 18
+        self._size = _v(_saturated(size))
+        self._cpdag = (_edge_fields(b"\x3a", cpdag[0]) + _edge_fields(b"\x42", cpdag[1])
+                       + _text(b"\x62", exact))  # Certificate fields 7, 8, 12
+        self._heads.clear()  # they hold the class size
+        self._certificates.clear()  # they hold the CPDAG
+
+    def _profile(self, name: str) -> bytes:
+        found = self._profiles.get(name)
+        if found is None:
+            value = _profile_value(name)
+            found = self._profiles[name] = _v(value) if value else b""
+        return found
+
+    def _label(self, name: str, label: int | None) -> bytes:
+        found = self._labels.get((name, label))
+        if found is None:  # ProfileLabel: profile = 1, optional label = 2
+            profile = self._profile(name)
+            body = (b"\x08" + profile if profile else b"") + (
+                b"" if label is None else b"\x10" + _signed(label))
+            found = self._labels[(name, label)] = _nested(b"\x32", body)
+        return found
+
+    def _head(self, r: Any, labels: tuple[tuple[str, int | None], ...]) -> bytes:
+        """Fields 1–8 (label … certificate_checked) of a result's response."""
+        v = r.verdict
+        profile = self._profile(r.profile.value)
+        parts = [b"\x08" + _signed(v.label), b"\x10" + _v(_RELATIONS[v.relation])]
+        if self._size != b"\x00":
+            parts.append(b"\x18" + self._size)
+        parts.append(b"\x20" + _signed(v.holds_in))
+        if v.ambiguous:
+            parts.append(b"\x28\x01")
+        parts.extend(self._label(name, label) for name, label in labels)
+        if profile:
+            parts.append(b"\x38" + profile)
+        parts.append(b"\x40\x01")  # certificate_checked: the bulk path checks every one
+        return b"".join(parts)
+
+    def _certificate(self, r: Any) -> bytes:
+        """The summary certificate (field 12) of a result's response."""
+        v = r.verdict
+        profile = self._profile(r.profile.value)
+        cert = [b"\x08" + _v(_RELATIONS[v.relation])]
+        if profile:
+            cert.append(b"\x10" + profile)
+        cert.append(_text(b"\x1a", v.kind.value))
+        cert.append(_text(b"\x22", r.form.value))
+        cert.extend(_text(b"\x2a", name) if name else b"\x2a\x00" for name in r.pair)
+        if self._size != b"\x00":
+            cert.append(b"\x30" + self._size)
+        cert.append(self._cpdag)
+        return _nested(b"\x62", b"".join(cert))
+
+    def pack(self, r: Any, with_certificate: bool) -> bytes:
+        """One result's serialised response (``r``: a ``FastResult``)."""
+        v = r.verdict
+        key = self._key
+        if (key is None or key[0] is not r.variables or key[1] is not r.cpdag
+                or key[2] != v.class_size):
+            self._premise(r.variables, r.cpdag, v.class_size)
+        labels = tuple(r.labels_by_profile.items())
+        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, r.profile, labels)
+        head = self._heads.get(head_key)
+        if head is None:
+            head = self._heads[head_key] = self._head(r, labels)
+        kind = self._kinds.get(v.kind.value)
+        if kind is None:
+            kind = self._kinds[v.kind.value] = _text(b"\x72", v.kind.value)
+        reason = r.reason.encode("utf-8")
+        reason = b"\x4a" + _v(len(reason)) + reason if reason else b""
+        if not with_certificate:
+            return b"".join((head, reason, self._variables, kind, self._exact))
+        cert_key = (v.relation, r.profile, v.kind, r.form, r.pair)
+        cert = self._certificates.get(cert_key)
+        if cert is None:
+            cert = self._certificates[cert_key] = self._certificate(r)
+        return b"".join((head, reason, cert, self._variables, kind, self._exact))
+
+
+def _signed(n: int) -> bytes:
+    """An int32/int64 field's varint (negatives take ten bytes, as protobuf writes them)."""
+    return _v(n) if n >= 0 else _wire_varint(n + (1 << 64))

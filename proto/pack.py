@@ -339,7 +339,7 @@ def _edge_fields(tag: bytes, pairs: Sequence[Sequence[str]]) -> bytes:
 
 class BulkPacker:
     """Serialised ``VerifyResponse`` bytes of the bulk path's results
-    (``entry.bulk.FastResult``), equal to ``verify_response`` (plus, with a summary
+    (``corr2cause_bulk.FastResult``), equal to ``verify_response`` (plus, with a summary
     certificate, ``summary_certificate``) serialised by protobuf.  The parts that
     belong to the premise (variables, CPDAG, class size) are written once per
     premise and reused while the results share them; so are the fields before the

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from causal_oracle import entry as svc
-from causal_oracle.entry.bulk import FastResult, FastVerdict, verify_fast_many
+from causal_oracle.entry.families.corr2cause_bulk import FastResult, FastVerdict
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.statements import RelationKind, SurfaceForm
 from causal_oracle.proto import pack
@@ -55,11 +55,11 @@ def test_real_results_match_protobuf(profile: Profile) -> None:
     service = svc.Service(svc.Limits())
     checked = 0
     for premise in _premises("n5_sample", 12) + _premises("n6_sample", 12):
-        names = list(service.premise_of(premise.strip()).variables)
+        names = list(service.pairs().premise_of(premise.strip()).variables)
         hypotheses = [t.format(p=p, q=q) for p in names for q in names if p != q
                       for t in TEMPLATES]
         packer = pack.BulkPacker()
-        for r in verify_fast_many(service, premise, hypotheses, profile):
+        for r in service.pairs().verify_fast_many(premise, hypotheses, profile):
             if r is None:
                 continue
             for with_certificate in (True, False):

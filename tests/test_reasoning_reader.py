@@ -202,11 +202,6 @@ def test_without_the_automaton_lark_parses(monkeypatch: pytest.MonkeyPatch) -> N
     """A Lark that keeps its parse table elsewhere: the reader falls back on
     ``Lark.parse`` and reads the same claims."""
     text = "A causes B and B causes C. A is not a collider. P(C=1 | A=1) = 0.4. Answer: no"
-    _parse_words.cache_clear()
-    expected = read_claims(text, ABC)
+    expected = read_claims(text, ABC)  # no service memory in use: every clause is parsed
     monkeypatch.setattr(claims_module, "_automaton", lambda: None)
-    _parse_words.cache_clear()
-    try:
-        assert read_claims(text, ABC) == expected and len(expected) == 5
-    finally:
-        _parse_words.cache_clear()
+    assert read_claims(text, ABC) == expected and len(expected) == 5

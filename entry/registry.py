@@ -59,9 +59,8 @@ import importlib
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from causal_oracle.entry.audit_record import (
     ALWAYS,
@@ -71,6 +70,14 @@ from causal_oracle.entry.audit_record import (
     Facet,
     Outcome,
 )
+from causal_oracle.entry.family_records import (
+    GoldJudgement,
+    Item,
+    Judgement,
+    Options,
+    Rendered,
+    Resource,
+)
 from causal_oracle.entry.limits import Limits
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.reasoning.model import Facts
@@ -78,92 +85,6 @@ from causal_oracle.oracle.relations import Profile
 
 Q = TypeVar("Q")  # a family's question (formal objects)
 S = TypeVar("S")  # a family's solution (answer + certificate)
-
-
-class Options(NamedTuple):
-    """What a caller may say about how to read a text: the task (None: detect it) and the
-    semantics profile (Corr2Cause families; others ignore it)."""
-
-    task: str | None = None
-    profile: Profile = Profile.CORR2CAUSE
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One dataset row as its family reads it.
-
-    ``prompt`` is the text a model sees; ``gold`` the row's gold in the family's own
-    form (what ``judge_gold`` compares); ``binary`` the gold as 1/0 for yes/no tasks
-    (None when the row has none or the task is not yes/no); ``key`` a stable id.
-    """
-
-    family: str
-    task: str
-    prompt: str
-    gold: Any = None
-    binary: int | None = None
-    key: str | None = None
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Rendered:
-    """An answer as data (JSON-ready) and as a model is expected to write it."""
-
-    data: Any
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """A reply judged against the certified answer.
-
-    ``correct`` None: no answer is right (e.g. an inconsistent Corr2Cause premise,
-    ``gradable`` False) — an unreadable reply never reaches ``judge``.  ``expected``:
-    the right answer in the form the reply took (None: the rendered answer).
-    """
-
-    correct: bool | None
-    normalised: str
-    reason: str
-    gradable: bool = True
-    expected: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GoldJudgement:
-    """A row's gold compared with the certified answer (``agree`` None: no verdict)."""
-
-    agree: bool | None
-    gold: Any
-    derived: Any
-    ambiguous: bool = False
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class Resource:
-    """A file a family reads beside its rows (e.g. CLadder's model file, whose
-    backgrounds its question files' rows join by id).  Surfaces offer it as
-    ``--<option> <metavar>`` with ``help``; ``option`` is lower-case words joined by
-    hyphens, by convention after the family's name (``cladder-models``), and no two
-    registered families declare the same one."""
-
-    option: str
-    metavar: str
-    help: str
-
-    def __post_init__(self) -> None:
-        words = self.option.split("-")
-        if not all(w.isascii() and w.isalnum() and w == w.lower() for w in words):
-            raise TypeError(f"resource option {self.option!r}: lower-case words joined "
-                            "by hyphens")
-
-    @property
-    def dest(self) -> str:
-        """The option's attribute name in parsed arguments (``cladder-models`` →
-        ``cladder_models``)."""
-        return self.option.replace("-", "_")
 
 
 class FamilyMemory(Protocol):

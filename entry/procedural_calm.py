@@ -203,7 +203,9 @@ def _choice(knobs: CalmKnobs, task: str, rng: random.Random, place: int
 def _drawn(knobs: CalmKnobs, task: str, rng: random.Random, label: Any
            ) -> dict[str, Any] | None:
     if task in _CHOICES:
-        return _choice(knobs, task, rng, int(label) - 1)
+        # unbalanced: the right option's place is drawn with the graph
+        place = rng.randrange(3) if label is None else int(label) - 1
+        return _choice(knobs, task, rng, place)
     if task.startswith("CEI"):
         return _identify(knobs, task, rng)
     return _relation(knobs, task, rng, label)

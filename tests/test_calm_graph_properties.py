@@ -233,3 +233,14 @@ def test_a_forged_hedge_is_rejected() -> None:
     chain_graph = CalmGraph.build("XY", [("X", "Y")])
     forged = check(Identify(chain_graph, "X", "Y"), verdict)
     assert forged is not None and "district" in forged
+
+
+def test_an_effect_joined_to_its_child_only_through_an_observed_collider_is_identified() -> None:
+    """A→B→C→D with A↔C and A↔D: C↔A↔D joins C to its child D, yet no hedge exists (y0
+    agrees) — the checker once used Tian & Pearl's single-treatment test, which is only
+    sufficient, and rejected this identified answer (found by the environment fuzz)."""
+    g = CalmGraph.build("ABCD", [("A", "B"), ("B", "C"), ("C", "D")], [("A", "C"), ("A", "D")])
+    verdict = identify(g, "C", "D")
+    assert verdict.answer is True and not hedge_exists(g, "C", "D")
+    assert tian_pearl(g, "C", "D") is True
+    assert check(Identify(g, "C", "D"), verdict) is None

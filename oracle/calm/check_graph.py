@@ -13,8 +13,8 @@ It reads the question's graph as name → set dictionaries (``CalmGraph.directed
   through bidirected edges; one chosen directed edge per non-root vertex, all leading to
   the roots R), F meets the treatment, F′ does not, R ⊆ An(Y) once the edges into the
   treatment are cut (Shpitser & Pearl 2006, Theorem 4);
-* an identified effect by Tian & Pearl's criterion for one treatment (2002): no
-  bidirected path from X to a child of X inside G[An(Y)].
+* an identified effect by Tian & Pearl's c-component identification (2002; complete,
+  Huang & Valtorta 2006), a different algorithm from the solver's ID recursion.
 
 ``check(question, solution)`` returns None when the solution stands, else why not.
 """
@@ -153,15 +153,36 @@ def _check_hedge(q: Identify, h: Hedge) -> str | None:
     return None
 
 
+def _districts(nodes: set[str], spouses: Adj) -> list[set[str]]:
+    """The districts (bidirected components) of G[nodes]."""
+    left, out = set(nodes), []
+    while left:
+        district = _closure({min(left)}, spouses, nodes)
+        left -= district
+        out.append(district)
+    return out
+
+
 def tian_pearl(g: CalmGraph, x: str, y: str) -> bool:
-    """Tian & Pearl (2002): P(y|do(x)) is identified iff no bidirected path joins x to a
-    child of x inside G[An(y)]."""
-    parents, children, spouses = _adjacency(g)
-    an = _closure({y}, parents)
-    if x not in an:
-        return True
-    linked = _closure({x}, spouses, an)
-    return not (children[x] & an & linked)
+    """Tian & Pearl (2002), as made complete by Huang & Valtorta (2006): with D the
+    ancestors of y in G without x, P(y|do(x)) is identified iff every district C of G[D]
+    has Q[C] identified from the district S of G that holds it — ``Identify(C, T)``:
+    A = An(C) inside G[T]; A = C: identified; A = T: not; else recurse into the district
+    of G[A] that holds C.  (Their earlier single-treatment test — no bidirected path from
+    x to a child of x inside G[An(y)] — is only sufficient: in A→B→C→D with A↔C, A↔D the
+    effect of C on D is identified although C↔A↔D joins C to its child.)"""
+    parents, _children, spouses = _adjacency(g)
+    ancestors = _closure({y}, parents, set(g.names) - {x})
+    for district in _districts(ancestors, spouses):
+        inside = _closure(district, spouses)
+        while True:  # T shrinks strictly at every step
+            above = _closure(district, parents, inside)
+            if above == district:
+                break
+            if above == inside:
+                return False
+            inside = next(d for d in _districts(above, spouses) if district <= d)
+    return True
 
 
 def _check_identify(q: Identify, v: Verdict) -> str | None:
@@ -169,7 +190,7 @@ def _check_identify(q: Identify, v: Verdict) -> str | None:
         return None if v.degenerate and v.answer else "a degenerate question must be flagged"
     if v.answer:
         return None if tian_pearl(q.graph, q.treatment, q.outcome) else \
-            "Tian and Pearl's criterion finds a bidirected path to a child of the treatment"
+            "Tian and Pearl's identification finds a district whose factor is not identified"
     if v.hedge is None:
         return "a non-identified effect needs a hedge"
     return _check_hedge(q, v.hedge)

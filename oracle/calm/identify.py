@@ -26,7 +26,7 @@ to the ancestral set A (line 2), ``[…] […]`` a product of districts' factors
 is built from the failing call's graph: a forest of one directed edge per vertex towards
 ``y``, F′'s edges inside S first.
 The checker (``oracle.calm.check_graph``) verifies the hedge's two C-forests and checks
-an identified answer by Tian & Pearl's criterion for one treatment instead.
+an identified answer by Tian & Pearl's c-component identification instead.
 """
 
 from __future__ import annotations

@@ -34,11 +34,16 @@ from causal_oracle.parser.calm_rules import (
 from causal_oracle.parser.calm_rules_json import quote_bare_words
 
 HERE = Path(__file__).resolve().parent
-CALM = next((p / "shared" / "data" / "calm" for p in HERE.parents
-             if (p / "shared" / "data" / "calm" / "evaluation").is_dir()), None)
+#: CaLM's sample and its own scorer, copied into tests/data (Apache-2.0, LICENSE beside
+#: them); the shared folder when a checkout lacks the copy
+CALM = next((p for p in (HERE / "data" / "calm",
+                         *(q / "shared" / "data" / "calm" for q in HERE.parents))
+             if (p / "evaluation").is_dir()), None)
+#: the CLadder-derived tasks' sample, kept in a folder of its own
+CLADDER_LITE = HERE / "data" / "calm_cladder" / "lite_sample"
 pytestmark = pytest.mark.skipif(
-    CALM is None, reason="CaLM's own scorer (shared/data/calm/evaluation) is not beside "
-                         "this checkout")
+    CALM is None, reason="CaLM's own scorer (tests/data/calm/evaluation) is not in this "
+                         "checkout")
 
 STYLES = ("basic", "manual-CoT")
 
@@ -57,7 +62,10 @@ def calm_scorer() -> Any:
 def _records() -> Iterator[tuple[str, dict[str, Any]]]:
     if CALM is None:
         return
-    for path in sorted((CALM / "lite_sample").glob("*.json")):
+    folders = [CALM / "lite_sample"]
+    if CLADDER_LITE.is_dir() and CALM.parent == CLADDER_LITE.parent.parent:
+        folders.append(CLADDER_LITE)
+    for path in sorted(p for folder in folders for p in folder.glob("*.json")):
         for line in path.read_text(encoding="utf-8").splitlines():
             yield path.stem, json.loads(line)
 

@@ -56,20 +56,12 @@ class _Words(Lexer):
     def __init__(self, conf: Any) -> None:
         self.kinds = {t.pattern.value: t.name for t in conf.terminals
                       if isinstance(t.pattern, PatternStr)}
-        self.arrows = {t.name for t in conf.terminals if t.name == "ARROW"}
 
     def lex(self, words: list[str]) -> Iterator[Token]:  # type: ignore[override]
         for word in words:
-            kind = self.kinds.get(word)
+            kind = _terminal(self.kinds, word)
             if kind is None:
-                if word in _ARROWS:
-                    kind = "ARROW"
-                elif word[:1] == "V" and word[1:].isdigit():
-                    kind = "VAR"
-                elif _is_number(word):
-                    kind = "NUMBER"
-                else:
-                    raise NotAClaim(f"{word!r} is in no template")
+                raise NotAClaim(f"{word!r} is in no template")
             yield Token(kind, word)
 
 
@@ -80,6 +72,19 @@ def _is_number(word: str) -> bool:
     digits = word.removeprefix("-").removesuffix("%")
     whole, _, decimals = digits.partition(".")
     return whole.isdigit() and (not decimals or decimals.isdigit())
+
+
+def _terminal(kinds: dict[str, str], word: str) -> str | None:
+    """The terminal a word is: a template's literal word, an arrow, a bound variable
+    (``V0``, ``V1``, …) or a number; None when it is in no template."""
+    kind = kinds.get(word)
+    if kind is not None:
+        return kind
+    if word in _ARROWS:
+        return "ARROW"
+    if word[:1] == "V" and word[1:].isdigit():
+        return "VAR"
+    return "NUMBER" if _is_number(word) else None
 
 
 @cache
@@ -153,16 +158,9 @@ class _Automaton:
         hit = self.tokens.get(word)
         if hit is not None:
             return hit
-        kind = self.kinds.get(word)
+        kind = _terminal(self.kinds, word)
         if kind is None:
-            if word in _ARROWS:
-                kind = "ARROW"
-            elif word[:1] == "V" and word[1:].isdigit():
-                kind = "VAR"
-            elif _is_number(word):
-                kind = "NUMBER"
-            else:
-                return None
+            return None
         if len(self.tokens) >= TOKEN_CACHE:
             self.tokens.clear()
         hit = self.tokens[word] = (kind, Token(kind, word))

@@ -266,32 +266,36 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
             out.extend("reading_" + r.name.lower() for r in solution.depends_on())
         return tuple(out)
 
+    @staticmethod
+    def _marks(question: CalmQuestion, solution: Solution
+               ) -> tuple[set[str], set[tuple[str, str]], frozenset[str]]:
+        """What a drawing marks: the vertices asked about, the edges of the path or hedge
+        that decides, and the hedge's forest (empty without one)."""
+        q = question.formal
+        named = ({q.first, q.second} if isinstance(q, Relation)
+                 else {q.treatment, q.outcome})
+        edges: set[tuple[str, str]] = set()
+        forest: frozenset[str] = frozenset()
+        if isinstance(solution, Verdict):
+            edges = set(zip(solution.path, solution.path[1:], strict=False))
+            if solution.hedge is not None:
+                edges |= set(solution.hedge.edges)
+                forest = solution.hedge.forest
+        return named, edges, forest
+
     def dot(self, question: CalmQuestion, solution: Solution) -> str | None:
         q = question.formal
         g = q.graph
-        named = ({q.first, q.second} if isinstance(q, Relation)
-                 else {q.treatment, q.outcome})
-        marked_edges: set[tuple[str, str]] = set()
-        if isinstance(solution, Verdict):
-            marked_edges = set(zip(solution.path, solution.path[1:], strict=False))
-            if solution.hedge is not None:
-                marked_edges |= set(solution.hedge.edges)
-                named |= solution.hedge.forest
+        named, marked_edges, forest = self._marks(question, solution)
+        named |= forest
         hidden = q.hidden if isinstance(q, Choice) else frozenset()
         return digraph("calm", g.names, g.directed(), bidirected=g.bidirected(),
                        marked_nodes=named, marked_edges=marked_edges, hidden=hidden,
                        title=f"{question.task}: {self.render(question, solution).text}")
 
     def picture(self, question: CalmQuestion, solution: Solution) -> Picture | None:
-        q = question.formal
-        g = q.graph
-        named = ({q.first, q.second} if isinstance(q, Relation)
-                 else {q.treatment, q.outcome})
-        marked: set[tuple[str, str]] = set()
-        if isinstance(solution, Verdict):
-            marked = set(zip(solution.path, solution.path[1:], strict=False))
-            if solution.hedge is not None:
-                marked |= set(solution.hedge.edges)
+        g = question.formal.graph
+        named, marked, _forest = self._marks(question, solution)
         return Picture(f"{question.task}: {self.render(question, solution).text}",
                        tuple(g.names), tuple(g.directed()), bidirected=tuple(g.bidirected()),
                        highlight=tuple(sorted(marked)), marked=tuple(sorted(named)))

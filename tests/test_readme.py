@@ -592,6 +592,17 @@ def test_every_needs_line_is_read_and_belongs_to_a_block() -> None:
                     f"{path} line {n + 1}: a Needs line is followed by a block")
 
 
+def test_a_long_block_names_the_test_that_runs_it_and_it_exists() -> None:
+    """A long block that says a test runs it in the slow suite names a real test file, so
+    skipping the block here does not leave its command untested."""
+    named = [(b, m.group(1)) for b in BLOCKS for n in b.needs if n.kind == "long"
+             for m in re.finditer(r"(tests/test_\w+\.py)", n.text)]
+    assert named, "no long block names the test that runs it"
+    missing = [(str(b.path.relative_to(ROOT)), b.line, t) for b, t in named
+               if not (ROOT / t).is_file()]
+    assert not missing, f"long blocks naming a test file that does not exist: {missing}"
+
+
 def test_the_readme_is_a_guide() -> None:
     """The README stays short: reference material lives in docs/."""
     lines = README.read_text(encoding="utf-8").splitlines()

@@ -66,6 +66,7 @@ from causal_oracle.parser.grammar import caret
 GRAPH_SHAPE = "graph_not_a_cladder_shape"
 MAX_CHARS = 4000
 _GRAMMAR = Path(__file__).with_name("calm_cladder_zh.lark")
+INTRO = "设想一个只有以下条件，而没有其他因素或因果关系的假设世界："
 _FULL_WIDTH = str.maketrans({",": "，", ":": "：", ";": "；", "?": "？"})
 _AFFIRMATIVE = {"变大", "增加", "提高", "上升"}
 #: separators of a list of names or of a mechanism's causes, and what they join with
@@ -335,6 +336,28 @@ def _query(binder: Binder, tree: Tree, given: _Given) -> tuple[Query, bool, int,
                   premise=old), bool(y[1]), new[0], y[0])
 
 
+_HIDDEN = re.compile("是(?:未被观察到|未观察到|未被观察|不可观察|不可观测)的$")
+
+
+def split_background(text: str) -> tuple[str, str]:
+    """(background, given information) of a text that opens with its background (a
+    record's fields joined, or a prompt that carries its graph): the background is the
+    opening sentences that state effects (直接影响) or an unobserved variable."""
+    flat = normalise(text)
+    if not flat.startswith(INTRO):
+        raise ParseError("expected the background (设想一个只有以下条件…) first",
+                         context=flat[:80], what="Chinese CLadder item")
+    begin = 0
+    while begin < len(flat):  # each turn consumes one sentence
+        ends = [at for at in (flat.find("。", begin), flat.find("；", begin)) if at >= 0]
+        end = min(ends) if ends else len(flat)
+        sentence = flat[begin:end]
+        if begin and "直接影响" not in sentence and not _HIDDEN.search(sentence):
+            break
+        begin = end + 1
+    return flat[:begin], flat[begin:]
+
+
 def read_zh(background: str, given_info: str, question: str) -> ZhReading:
     """Read a Chinese record's three texts (``ParseError`` when one is outside the
     template; a ``ZhReading`` without a question when its phrases do not bind)."""
@@ -360,4 +383,5 @@ def read_zh(background: str, given_info: str, question: str) -> ZhReading:
     return ZhReading(CladderQuestion(graph, (reading,)), None, "", polarity)
 
 
-__all__ = ["GRAPH_SHAPE", "ZhReading", "grammar", "normalise", "read_zh"]
+__all__ = ["GRAPH_SHAPE", "INTRO", "ZhReading", "grammar", "normalise", "read_zh",
+           "split_background"]

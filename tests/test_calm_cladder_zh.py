@@ -7,12 +7,15 @@ structure answers as the English one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from causal_oracle.entry.families.calm_cladder import KINDS, PART, CladderFormal
 from causal_oracle.entry.families.calm_part import REVERSED, CalmQuestion
@@ -245,3 +248,40 @@ def test_an_empty_field_and_the_doctests() -> None:
     for module in (calm_cladder_zh, calm_cladder_zh_names):
         result = doctest.testmod(module)
         assert result.attempted >= 1 and result.failed == 0
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.integers(0, 10_000), st.integers(0, 10_000), st.sampled_from(
+    ("background", "given_info", "question")),
+    st.text(alphabet="和且或非不是的人，。；？%0123456789.-rixqzuph导致概率", max_size=10))
+def test_a_damaged_chinese_record_is_read_or_refused_never_crashes(
+        pick: int, at: int, field: str, noise: str) -> None:
+    """Any shared Chinese record with template words or noise spliced into a field: an
+    answer whose certificate checks, an undetermined reading, or an ``InputError``."""
+    paths = files("CN")
+    path = paths[pick % len(paths)]
+    task = path.stem.rsplit("_", 1)[0]
+    record = records(path)[at % 10]
+    text = str(record[field])
+    where = at % (len(text) + 1)
+    damaged = {**record, field: text[:where] + noise + text[where + len(noise) // 2:]}
+    with contextlib.suppress(InputError):
+        answer(task, damaged)
+
+
+@pytest.mark.parametrize("path", files("CN"), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_chinese_prompt_that_carries_its_graph_reads_as_its_record(path: Path) -> None:
+    """CaLM's own prompt drops the graph (undetermined); a prompt whose input information
+    opens with the background is read like the record."""
+    from causal_oracle.entry.families.calm import FAMILY
+    from causal_oracle.entry.registry import Options
+
+    task = path.stem.rsplit("_", 1)[0]
+    for record in records(path):
+        plain = FAMILY.parse(PART.prompt(task, record, Lang.CN), Options())
+        assert plain.formal.missing == "graph_missing_from_prompt"
+        text = PART.prompt(task, {**record, "given_info": record["background"]
+                                  + record["given_info"]}, Lang.CN)
+        carried = FAMILY.parse(text, Options()).formal
+        expected = PART.from_record(task, record, Lang.CN)
+        assert (carried.question, carried.missing) == (expected.question, expected.missing)

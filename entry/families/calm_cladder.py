@@ -50,7 +50,7 @@ from causal_oracle.oracle.cladder.solve import (
 )
 from causal_oracle.oracle.errors import CertificateRejected, InputError
 from causal_oracle.parser import calm_cladder as read
-from causal_oracle.parser.calm_cladder_zh import read_zh
+from causal_oracle.parser.calm_cladder_zh import ZhReading, read_zh, split_background
 from causal_oracle.parser.calm_reply import read_yes_no
 from causal_oracle.parser.cladder import parse_cladder
 
@@ -112,26 +112,33 @@ class CladderPart(CalmPart[CladderFormal, CladderAnswer]):
     def _formal(self, task: str, item: read.CladderItem) -> CladderFormal:
         if item.missing is not None:
             return CladderFormal(None, item.missing)
-        question = parse_cladder(item.cladder_text())
-        if question.kind is not KINDS[self.canonical(task)]:
-            raise InputError(f"the item asks a CLadder {question.kind.value} question, not "
-                             f"one of task {task}")
-        return CladderFormal(question)
+        if item.lang is Lang.CN:  # a prompt that carries its graph: the background first
+            return self._chinese(task, read_zh(*split_background(item.given_info),
+                                               item.question))
+        return self._checked(task, CladderFormal(parse_cladder(item.cladder_text())))
+
+    def _chinese(self, task: str, zh: ZhReading, record: Mapping[str, Any] | None = None
+                 ) -> CladderFormal:
+        if zh.question is None:
+            return CladderFormal(None, zh.unbound, zh.detail)
+        reversed_question = record is not None and _reversed(record, zh.polarity)
+        return self._checked(task, CladderFormal(zh.question,
+                                                 reversed_question=reversed_question))
+
+    def _checked(self, task: str, formal: CladderFormal) -> CladderFormal:
+        assert formal.question is not None
+        if formal.question.kind is not KINDS[self.canonical(task)]:
+            raise InputError(f"the item asks a CLadder {formal.question.kind.value} question, "
+                             f"not one of task {task}")
+        return formal
 
     def from_record(self, task: str, record: Mapping[str, Any], lang: Lang) -> CladderFormal:
         item = read.item_of_record(record, lang)
-        if lang is Lang.EN:
-            return self._formal(task, item)
         background = record.get("background")
-        if not isinstance(background, str):
-            raise InputError("a Chinese CLadder record needs its 'background' (the graph)")
-        zh = read_zh(background, str(record["given_info"]), item.question)
-        if zh.question is None:
-            return CladderFormal(None, zh.unbound, zh.detail)
-        if zh.question.kind is not KINDS[self.canonical(task)]:
-            raise InputError(f"the item asks a CLadder {zh.question.kind.value} question, not "
-                             f"one of task {task}")
-        return CladderFormal(zh.question, reversed_question=_reversed(record, zh.polarity))
+        if lang is Lang.CN and isinstance(background, str):  # the graph is in its own field
+            return self._chinese(task, read_zh(background, str(record["given_info"]),
+                                               item.question), record)
+        return self._formal(task, item)
 
     def from_prompt(self, task: str, text: str, lang: Lang) -> CladderFormal:
         return self._formal(task, read.item_of_prompt(text, lang))

@@ -89,7 +89,8 @@ class ZhReading:
 @cache  # the compiled grammar: a constant
 def grammar() -> Lark:
     return Lark(_GRAMMAR.read_text(encoding="utf-8"), start=["background", "given", "question"],
-                parser="earley", lexer="dynamic", maybe_placeholders=False)
+                parser="earley", lexer="dynamic", ambiguity="explicit",
+                maybe_placeholders=False)
 
 
 def normalise(text: str) -> str:
@@ -121,7 +122,11 @@ def _parse(text: str, start: str, what: str) -> Tree:
 
 @memoised(limit=4096)  # items of one story share their background, often their sentences
 def _tree(piece: str, start: str) -> Tree:
-    return grammar().parse(piece, start=start)
+    tree = grammar().parse(piece, start=start)
+    if any(True for _ in tree.find_data("_ambig")):
+        raise ParseError(f"{quote(piece)} reads in two ways in CaLM's Chinese CLadder template",
+                         context=piece[:200], what="Chinese CLadder sentence")
+    return tree
 
 
 def _parse_flat(piece: str, offset: int, flat: str, start: str, what: str) -> Tree:

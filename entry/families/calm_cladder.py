@@ -20,9 +20,10 @@ A CaLM item of these tasks is a CLadder question in CaLM's template
   ``translation_reverses_question``;
 * answers are written as CaLM expects them ("Yes"/"No", "是"/"否") and the gold
   ``gt_answer`` is "yes"/"no";
-* audit causes: ``graph_missing_from_prompt``, ``other_valid_adjustment_set`` (a
+* audit causes: ``graph_missing_from_prompt``, ``names_unbound`` and
+  ``graph_not_a_cladder_shape`` (Chinese records, above), ``other_valid_adjustment_set`` (a
   ``backadj`` question whose two sets are both valid: ambiguous),
-  ``contradicting_counterfactual_premise``.
+  ``contradicting_counterfactual_premise``, ``translation_reverses_question``.
 """
 
 from __future__ import annotations

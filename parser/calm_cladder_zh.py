@@ -169,37 +169,41 @@ def _graph(tree: Tree) -> Graph:
 
 # ---- slots ------------------------------------------------------------------------------------
 def _splits(text: str, words: tuple[str, ...], parts: int) -> list[list[str]]:
-    """``text`` whole (parts=1) or cut at one occurrence of a joining word (parts=2)."""
+    """``text`` whole (parts=1) or cut at one joining word (parts=2), read left to right,
+    the longest word at each place ("并且", not its "且")."""
     if parts == 1:
         return [[text]]
+    longest = sorted(words, key=len, reverse=True)
     out = []
-    for word in words:
-        at = text.find(word)
-        while at > 0:
-            if at + len(word) < len(text):
-                out.append([text[:at], text[at + len(word):]])
-            at = text.find(word, at + 1)
+    at = 1
+    while at < len(text):  # each turn moves right: at most len(text) turns
+        word = next((w for w in longest if text.startswith(w, at)), None)
+        if word is None:
+            at += 1
+            continue
+        if at + len(word) < len(text):
+            out.append([text[:at], text[at + len(word):]])
+        at += len(word)  # a word's own characters are no other cut ("并且" holds "且")
     return out
 
 
 def _bind_parts(binder: Binder, text: str, words: tuple[str, ...], counts: tuple[int, ...],
                 what: str) -> list[Lit]:
-    """The values of a slot that joins ``counts`` phrases: the one cut whose phrases name
-    distinct variables (``Unbound`` when no cut or several do)."""
-    found: dict[tuple[int, ...], list[str]] = {}
+    """The values of a slot that joins ``counts`` phrases: the one cut whose phrases each
+    name one variable, all distinct (``Unbound`` when no cut or several do)."""
+    found: list[list[str]] = []
     for n in counts:
         for parts in _splits(text, words, n):
             try:
-                variables = tuple(binder.variable(_clean_stratum(p), what) for p in parts)
+                variables = [binder.variable(_clean_stratum(p), what) for p in parts]
             except Unbound:
                 continue
             if len(set(variables)) == len(variables):
-                found.setdefault(variables, parts)
+                found.append(parts)
     if len(found) != 1:
         raise Unbound(f"{what} {quote(text)} is not {' or '.join(map(str, counts))} phrase(s) "
                       f"that each name one variable ({len(found)} ways found)")
-    (parts,) = found.values()
-    return [binder.lit(_clean_stratum(p), what) for p in parts]
+    return [binder.lit(_clean_stratum(p), what) for p in found[0]]
 
 
 def _clean_stratum(text: str) -> str:

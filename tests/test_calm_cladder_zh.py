@@ -285,3 +285,16 @@ def test_a_chinese_prompt_that_carries_its_graph_reads_as_its_record(path: Path)
         carried = FAMILY.parse(text, Options()).formal
         expected = PART.from_record(task, record, Lang.CN)
         assert (carried.question, carried.missing) == (expected.question, expected.missing)
+
+
+def test_strata_joined_by_any_template_word_read_alike() -> None:
+    record = records(DATA / "lite_sample" / "EAE-B_exp-away_CN.json")[0]  # gold yes
+    template = read_zh(record["background"], record["given_info"], record["question"])
+    joined = (record["given_info"].replace("既不是yomx也不是gwet", "非yomx并且非gwet")
+              .replace("不是yomx而是gwet", "非yomx并且gwet")
+              .replace("是yomx但不是gwet", "yomx并且非gwet")
+              .replace("既是yomx又是gwet", "yomx并且gwet"))
+    assert joined.count("并且") == 4
+    other = read_zh(record["background"], joined, record["question"])
+    assert template.question is not None and other.question == template.question
+    assert solve(other.question).outcome.value == "yes"

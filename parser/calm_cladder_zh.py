@@ -21,7 +21,8 @@ item is undetermined too (``graph_not_a_cladder_shape``).  Text outside the temp
 ``ParseError`` saying where.
 
 ``ZhReading.polarity`` is the question's wording (affirmative or not; for a
-counterfactual, the outcome value it asks about), which ``entry.families.calm_cladder``
+counterfactual, the outcome value it asks about; for backadj, whether Method 1 adjusts),
+which ``entry.families.calm_cladder``
 compares with the record's English ``meta`` to find translations that reverse the question.
 
 >>> r = read_zh("设想一个只有以下条件，而没有其他因素或因果关系的假设世界："
@@ -319,7 +320,7 @@ def _query(binder: Binder, tree: Tree, given: _Given) -> tuple[Query, bool, int,
             raise InputError("expected 方法1 and 方法2 in the given information and the question")
         q = Query(QueryType.BACKADJ, (y, 1), (x, 1), True,
                   methods=(given.methods[1], given.methods[2]), first_method=first)
-        return q, True, x, y
+        return q, bool(given.methods[1]), x, y  # backadj: whether 方法1 adjusts
     if kind == "collider_bias":
         (cond,) = _stratum(binder, c[0], (1,))
         x, y = binder.lit(str(c[1]), "the cause"), binder.lit(str(c[3]), "the effect")

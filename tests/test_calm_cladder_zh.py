@@ -298,3 +298,14 @@ def test_strata_joined_by_any_template_word_read_alike() -> None:
     other = read_zh(record["background"], joined, record["question"])
     assert template.question is not None and other.question == template.question
     assert solve(other.question).outcome.value == "yes"
+
+
+def test_a_translation_that_swaps_backadjs_methods_is_flagged() -> None:
+    record = records(DATA / "lite_sample" / "BAS-B_backadj_CN.json")[0]  # gold yes
+    swapped = {**record, "given_info": record["given_info"].replace("方法1", "方法#")
+               .replace("方法2", "方法1").replace("方法#", "方法2")}
+    question, solution = answer("BAS-B_backadj", swapped)
+    assert question.formal.reversed_question and solution.decided is False
+    assert REVERSED in PART.causes(question, solution, PART.gold("BAS-B_backadj", record))
+    kept, kept_solution = answer("BAS-B_backadj", record)
+    assert not kept.formal.reversed_question and kept_solution.decided is True

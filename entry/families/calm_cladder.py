@@ -244,14 +244,20 @@ class CladderPart(CalmPart[CladderFormal, CladderAnswer]):
 
 
 def _reversed(record: Mapping[str, Any], polarity: bool | None) -> bool:
-    """Whether a Chinese question's wording (``polarity``: affirmative, or the
-    counterfactual's outcome value) is the reverse of the English question the record's
-    ``meta.polarity`` describes (False without it)."""
+    """Whether a Chinese question's wording (``polarity``: affirmative, the
+    counterfactual's outcome value, or whether backadj's Method 1 adjusts) is the reverse
+    of the English question the record's ``meta`` describes (``polarity``; for backadj
+    the two methods' sets, ``given_info``); False without it."""
     meta = record.get("meta")
-    english = meta.get("polarity") if isinstance(meta, Mapping) else None
-    if polarity is None or not isinstance(english, bool | int):
+    if not isinstance(meta, Mapping) or polarity is None:
         return False
-    return bool(english) != polarity
+    if meta.get("query_type") == "backadj":
+        sets = meta.get("given_info")
+        if not isinstance(sets, list) or len(sets) != 2:
+            return False
+        return bool(sets[0]) != polarity
+    english = meta.get("polarity")
+    return isinstance(english, bool | int) and bool(english) != polarity
 
 
 PART = CladderPart()

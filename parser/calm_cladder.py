@@ -15,9 +15,10 @@ A prompt without its graph does not decide a CLadder question; ``CladderItem.mis
 says so (``graph_missing_from_prompt``) and the question is not guessed.
 
 English text goes to the CLadder family's own reader (``parser.cladder``) as the CLadder
-text a model would see: background, numbers and question joined by spaces.  The Chinese
-wording has no reader yet: a Chinese record (which has its graph in ``background``) is
-refused with a ``ParseError`` saying so.  Every search is ``str.find`` on the item.
+text a model would see: background, numbers and question joined by spaces.  A Chinese
+record (which has its graph in ``background``) is read by ``parser.calm_cladder_zh``
+from its three fields (``entry.families.calm_cladder`` calls it).  Every search is
+``str.find`` on the item.
 
 >>> item = item_of_prompt("Input Info: The overall probability of rixq is 78%.\\n"
 ...                       "Question: Is the chance of xevu larger when observing rixq?\\n"
@@ -107,9 +108,6 @@ def item_of_record(record: Mapping[str, Any], lang: Lang) -> CladderItem:
     if not _has_graph(given, lang) and isinstance(background, str) and \
             _has_graph(background, lang):
         given = background.strip() + " " + given
-    if lang is Lang.CN:
-        raise ParseError("CaLM's Chinese CLadder wording has no reader yet; the English "
-                         "record of the same item is read", context=given[:80])
     return CladderItem(lang, given, fields["question"], None if _has_graph(given, lang)
                        else GRAPH_MISSING)
 

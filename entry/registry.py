@@ -187,6 +187,13 @@ class Family(ABC, Generic[Q, S]):
         every row of every file read, before ``row``."""
         return None
 
+    def template_row(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """``raw``, a row of a delimited text file, as this family's dataset row when its
+        columns are the family's template layout (a benchmark shipped as template files,
+        e.g. IE's ``dag|prompt|question|label``); None (the default) for any other row.
+        Cheap: it is offered every row of every delimited file read, before ``file_row``."""
+        return None
+
     def benchmark_rule(self, item: Item, reply: str) -> bool | None:
         """Whether the benchmark's *own* scorer counts ``reply`` right for ``item`` (its
         answer extraction and comparison with the row's gold, e.g. the rules OpenCompass
@@ -366,6 +373,15 @@ class Registry:
         name = file_name.replace("\\", "/").rsplit("/", 1)[-1]
         for family in self:
             done = family.file_row(raw, name)
+            if done is not None:
+                return done
+        return raw
+
+    def template_row(self, raw: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``raw`` (a delimited file's row) as read by the first family whose
+        ``template_row`` reads its layout, else ``raw`` itself."""
+        for family in self:
+            done = family.template_row(raw)
             if done is not None:
                 return done
         return raw

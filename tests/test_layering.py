@@ -244,9 +244,6 @@ KNOWN_FAMILY_LITERALS = {
     # harness tasks (inspect's ``@task`` registry reads them by name)
     ("plugins/inspect.py", "corr2cause"), ("plugins/inspect.py", "ie"),
     ("clients/inspect_scorer.py", "corr2cause"), ("clients/inspect_scorer.py", "ie"),
-    # the per-family item generators in entry/ name the task they ask: they move into
-    # their families' generator hooks (issue 26, item 4)
-    ("entry/procedural_graph.py", "CLEAR"), ("entry/procedural_ladder.py", "CLadder"),
 }
 
 

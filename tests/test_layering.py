@@ -239,12 +239,7 @@ def test_no_surface_imports_a_family(graph: dict[str, set[str]]) -> None:
 # --- no family named above the family layer -------------------------------------------
 
 #: (module, literal) pairs known and owned elsewhere, each with the change that ends it
-KNOWN_FAMILY_LITERALS = {
-    # the harness plug-ins' entry points are module-level functions named after the
-    # harness tasks (inspect's ``@task`` registry reads them by name)
-    ("plugins/inspect.py", "corr2cause"), ("plugins/inspect.py", "ie"),
-    ("clients/inspect_scorer.py", "corr2cause"), ("clients/inspect_scorer.py", "ie"),
-}
+KNOWN_FAMILY_LITERALS: set[tuple[str, str]] = set()
 
 
 def _above_the_family_layer() -> list[Path]:

@@ -156,15 +156,15 @@ def test_the_datasets_reach_their_generators_through_the_registry() -> None:
     the configuration extends the generator's knobs, an unknown name is an error naming
     the ones offered, and a family offering none is passed over."""
     from causal_oracle.entry import REGISTRY, InputError
-    from causal_oracle.environments import cibench, graph, ladder
+    from causal_oracle.environments import calm, cibench, graph, ladder
 
     for module, name in ((graph, graph.GRAPH_NAME), (ladder, ladder.LADDER_NAME),
-                         (cibench, cibench.CIBENCH_NAME)):
+                         (cibench, cibench.CIBENCH_NAME), (calm, calm.CALM_NAME)):
         generator = REGISTRY.generator(name)
         assert generator is module.GENERATOR and generator.dataset == name
         config = next(v for k, v in vars(module).items() if k.endswith("Config"))
         assert issubclass(config, generator.knobs)
     offered = [g.dataset for f in REGISTRY for g in f.generators()]
-    assert sorted(offered) == ["causal_cibench", "causal_graph", "causal_ladder"]
+    assert sorted(offered) == ["calm_graph", "causal_cibench", "causal_graph", "causal_ladder"]
     with pytest.raises(InputError, match="causal_graph"):
         REGISTRY.generator("causal_nothing")

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
 from causal_oracle.entry.families.clear_generator_draw import (
     EDGE_CAPS,
@@ -77,8 +77,8 @@ from causal_oracle.entry.families.clear_wording import (
     GraphType,
 )
 from causal_oracle.entry.family_records import Generator
-from causal_oracle.entry.oracle_protocol import Oracle
-from causal_oracle.entry.registry import Family, Options, Registry
+from causal_oracle.entry.oracle_protocol import SolvingOracle as Solving
+from causal_oracle.entry.registry import Options
 from causal_oracle.oracle.clear.model import QType, Task
 from causal_oracle.oracle.clear.tasks import item_text
 from causal_oracle.oracle.errors import CertificateRejected, InputError
@@ -125,16 +125,6 @@ def _anchors(task: Task, graph: Graph, rng: random.Random) -> list[dict[str, str
 
 
 # ---- asking the oracle ----------------------------------------------------------------------
-class Solving(Oracle, Protocol):
-    """What the generator asks of the service beyond the ``Oracle`` protocol: the family
-    of its task and a question's checked solution (an ``entry.service.Service``)."""
-
-    registry: Registry
-
-    def solved(self, family: Family[Any, Any], text: str, options: Options
-               ) -> tuple[Any, Any]: ...
-
-
 class _Asker:
     """One item's conversation with the oracle (text in, certified answers out)."""
 
@@ -342,5 +332,5 @@ def _search(knobs: GraphKnobs, forms: dict[Task, tuple[tuple[QType, ...],
 #: the generator the CLEAR family offers (``Family.generators``): ``causal_graph``
 GENERATOR = Generator("causal_graph", GraphKnobs, draw, probe)
 
-__all__ = ["FORM_DRAWS", "GENERATOR", "MAX_DRAWS", "TASK", "Solving", "draw", "probe"]
+__all__ = ["FORM_DRAWS", "GENERATOR", "MAX_DRAWS", "TASK", "draw", "probe"]
 

@@ -236,6 +236,27 @@ def test_no_surface_imports_a_family(graph: dict[str, set[str]]) -> None:
     assert not gone, f"these allowed imports are gone: remove them from the list: {gone}"
 
 
+#: entry-layer modules (``entry/*.py``) that import a family's module, each with why
+KNOWN_ENTRY_FAMILY_IMPORTS = {
+    # the library API re-exports the pair family's result types (``co.FastVerdict``, …)
+    (f"{PACKAGE}.entry", f"{PACKAGE}.entry.families.corr2cause_bulk"),
+    (f"{PACKAGE}.entry", f"{PACKAGE}.entry.families.corr2cause_result"),
+    # the service registers the built-in families (``entry.families.BUILT_IN``)
+    (f"{PACKAGE}.entry.service", f"{PACKAGE}.entry.families"),
+}
+
+
+def test_the_entry_layer_imports_no_family(graph: dict[str, set[str]]) -> None:
+    """Above the family layer, ``entry/*.py`` reaches families through the registry and
+    their declared hooks (``Family.generators`` for the item generators) too."""
+    families = f"{PACKAGE}.entry.families"
+    found = {(m, i) for m, imported in graph.items()
+             if m == f"{PACKAGE}.entry" or (m.startswith(f"{PACKAGE}.entry.")
+                                            and not m.startswith(families))
+             for i in imported if i == families or i.startswith(families + ".")}
+    assert found == KNOWN_ENTRY_FAMILY_IMPORTS, sorted(found ^ KNOWN_ENTRY_FAMILY_IMPORTS)
+
+
 # --- no family named above the family layer -------------------------------------------
 
 #: (module, literal) pairs known and owned elsewhere, each with the change that ends it

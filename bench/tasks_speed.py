@@ -32,8 +32,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
 from causal_oracle.entry import REGISTRY, Options, Service
+from causal_oracle.entry.families.ie_templates import read_templates, render_ie_prompt
 from causal_oracle.parser import cibench, ie
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"

@@ -40,6 +40,12 @@ checked against the certificate (``entry.reasoning``): each record gains
 ``lucky_share`` — the share of right answers that rest on a false claim); the table
 gains the columns claims, false, score, lucky.  Without it nothing changes.
 
+The replies are graded by any ``Oracle`` (``entry.oracle_protocol``: the in-process
+service by default, or the gRPC client); rows are read by the family registry
+(``Registry.row``).  Reasoning checks run in this process (they need the solved
+question, which no remote oracle sends): with the oracle given when it is the
+in-process ``Service``, else with the default one.
+
 ``--records OUT.jsonl`` streams one record per row; ``to_json()`` is the ``--json``
 output and the ``--report`` file, and what ``--html`` renders through the audit page's
 pieces (``clients.grade_html``).
@@ -72,6 +78,7 @@ from causal_oracle.entry import (
     default,
     profile_of,
 )
+from causal_oracle.entry.oracle_protocol import Oracle
 from causal_oracle.entry.reasoning import check_reasoning
 
 
@@ -264,10 +271,10 @@ def _gold_text(gold: Any, binary: bool) -> str | None:
     return str(gold).strip() or None
 
 
-def _question(service: Service, row: dict[str, Any], prompt_column: str | None,
-              task: str | None) -> _Question:
+def _question(row: dict[str, Any], prompt_column: str | None, task: str | None
+              ) -> _Question:
     if prompt_column is None:
-        item = service.item(row)
+        item = REGISTRY.row(row)
         if item is not None:
             gold = ("yes" if item.binary else "no") if item.binary is not None else item.gold
             return _Question(item.prompt, task or item.task, gold, item.key, item)
@@ -283,15 +290,16 @@ def _question(service: Service, row: dict[str, Any], prompt_column: str | None,
     return _Question(row[column], task or (str(own_task) if own_task else None), label, key)
 
 
-def grade_row(service: Service, ref: int, row: dict[str, Any], reply_column: str,
+def grade_row(oracle: Oracle, ref: int, row: dict[str, Any], reply_column: str,
               prompt_column: str | None = None, task: str | None = None,
               profile: Profile = Profile.CORR2CAUSE, reasoning: bool = False) -> GradedRow:
-    """Grade one row (never raises on bad input: an error row says why); ``reasoning``:
-    also check the reply's claims."""
+    """Grade one row with ``oracle`` (never raises on bad input: an error row says why);
+    ``reasoning``: also check the reply's claims (in this process: ``oracle`` when it is
+    the in-process ``Service``, else the default one)."""
     reply = row.get(reply_column)
     rest = {k: v for k, v in row.items() if k != reply_column}
     try:
-        question = _question(service, rest, prompt_column, task)
+        question = _question(rest, prompt_column, task)
     except InputError as error:
         return GradedRow(ref, None, "", "", None, error.describe())
     if not isinstance(reply, str):
@@ -299,13 +307,14 @@ def grade_row(service: Service, ref: int, row: dict[str, Any], reply_column: str
                          f"no reply: {reply_column!r} is "
                          f"{'missing' if reply is None else type(reply).__name__}")
     try:
-        grade = service.grade(question.text, reply, question.task, profile=profile)
+        grade = oracle.grade(question.text, reply, question.task, profile=profile)
         said = _gold_text(question.gold, REGISTRY.get(grade.family).binary)
         gold = None if said is None else \
-            service.grade(question.text, said, question.task, profile=profile)
+            oracle.grade(question.text, said, question.task, profile=profile)
         checked = None
         if reasoning and grade.gradable:
-            checked = row_reasoning(check_reasoning(service, question.text, reply,
+            local = oracle if isinstance(oracle, Service) else default()
+            checked = row_reasoning(check_reasoning(local, question.text, reply,
                                                     question.task, profile=profile), reply)
     except OracleError as error:
         message = error.describe() if isinstance(error, InputError) else str(error)
@@ -340,7 +349,7 @@ def grade_file(path: str | Path, *, reply_column: str | None = None,
                prompt_column: str | None = None, task: str | None = None,
                profile: str | Profile = Profile.CORR2CAUSE,
                records: str | Path | None = None,
-               service: Service | None = None, reasoning: bool = False) -> GradeFileResult:
+               service: Oracle | None = None, reasoning: bool = False) -> GradeFileResult:
     """Grade every reply in ``path`` (see the module docstring).
 
     Parameters
@@ -357,6 +366,9 @@ def grade_file(path: str | Path, *, reply_column: str | None = None,
         The semantics profile of Corr2Cause items.
     records : path, optional
         Write one JSON record per row here (streamed; replaced only when complete).
+    service : Oracle, optional
+        What grades the replies (default: the in-process service; the gRPC client's
+        ``RemoteOracle`` too).
     reasoning : bool
         Also check each reply's causal claims (the module docstring).
 
@@ -372,7 +384,7 @@ def grade_file(path: str | Path, *, reply_column: str | None = None,
         The file is missing or unreadable, a named column is absent (the message lists
         the columns present), the reply column is ambiguous, or no row could be read.
     """
-    service = service or default()
+    oracle: Oracle = service or default()
     prof = profile_of(profile)
     source = readers.open_source(path)
     columns = source.columns()
@@ -390,7 +402,7 @@ def grade_file(path: str | Path, *, reply_column: str | None = None,
             out = stack.enter_context(atomic_output(records, "w"))
         for ref, row, error in _rows(source):
             graded = GradedRow(ref, None, "", "", None, readers.at_row(source.unit, ref, error)) \
-                if row is None else grade_row(service, ref, row, reply, prompt_column, task, prof,
+                if row is None else grade_row(oracle, ref, row, reply, prompt_column, task, prof,
                                               reasoning)
             result.add(graded)
             if out is not None:

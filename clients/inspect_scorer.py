@@ -8,10 +8,13 @@ service at ``server``) and returns a ``Score`` whose value is a dict —
 with ``answer`` the verdict as read and ``explanation`` the oracle's derivation.
 
 ``oracle_task(task, data, server=None)`` builds an Inspect ``Task`` from any file
-``clients.readers`` reads (the task names of ``clients.harness.TASKS``); the
-registered ``@task`` functions ``corr2cause``, ``corr2cause_3class``, ``cibench_cp``
-… ``ie`` take ``data`` (a path, or several separated by commas) and are found by
-``inspect eval`` through this package's ``inspect_ai`` entry point.
+``clients.readers`` reads (the task names of ``clients.harness.TASKS``).  Every harness
+task of every registered family is also a registered ``@task`` (``REGISTERED``, by name,
+and an attribute of this module: ``corr2cause``, ``corr2cause_3class``, ``cibench_cp``
+… ``ie``, ``clear``, ``cladder``, the CaLM tasks), named ``causal_oracle/<task>`` in
+Inspect's registry; each takes ``data`` (a path, or several separated by commas).  The
+names come from the registry, so a family registered before this module is imported
+has its tasks here with no other file touched.
 
 ``local_model(path)`` is an Inspect ``Model`` that needs no network: Inspect's own
 ``hf`` provider on a local model — a GGUF file (or a folder holding one, like the
@@ -147,14 +150,9 @@ def _registered(task_name: str) -> Any:
     return task(name=task_name)(factory)
 
 
-corr2cause = _registered("corr2cause")
-corr2cause_3class = _registered("corr2cause_3class")
-cibench_cp = _registered("cibench_cp")
-cibench_ba = _registered("cibench_ba")
-cibench_fi = _registered("cibench_fi")
-cibench_ci = _registered("cibench_ci")
-ie = _registered("ie")
+#: the registered ``@task`` of each harness task of the registered families, by name
+REGISTERED: dict[str, Any] = {name: _registered(name) for name in TASKS}
+globals().update(REGISTERED)  # each is a module attribute too (``from … import ie``)
 
-__all__ = ["cibench_ba", "cibench_ci", "cibench_cp", "cibench_fi", "corr2cause",
-           "corr2cause_3class", "ie", "local_model", "oracle_scorer", "oracle_task", "samples",
-           "tokenizer_folder"]
+__all__ = ["REGISTERED", "local_model", "oracle_scorer", "oracle_task", "samples",
+           "tokenizer_folder", *REGISTERED]

@@ -37,10 +37,11 @@ benchmark whose files are named after the task their records leave out (CaLM's
 reads files reads such a row as the family means it.  ``records(named=False)`` gives the
 rows exactly as the file holds them (what a corrected copy writes back).
 
-The text formats' own readers are ``clients.text_formats`` (which also turns upstream
-intervention-effect templates, header ``dag|prompt|question|label``, into IE task
-rows); which column holds which role is ``clients.columns``'s business
-(``detect_columns``, re-exported here).
+The text formats' own readers are ``clients.text_formats``; a delimited row in a
+family's template layout (upstream intervention-effect templates, header
+``dag|prompt|question|label``) is read by that family (``Registry.template_row``).
+Which column holds which role is ``clients.columns``'s business (``detect_columns``,
+re-exported here).
 """
 
 from __future__ import annotations
@@ -57,7 +58,6 @@ from causal_oracle.clients.text_formats import (
     DELIMITED_SUFFIXES,
     Record,
     delimited_records,
-    ie_template_row,
     json_array_records,
     json_line,
     jsonl_records,
@@ -157,6 +157,15 @@ def named_row(row: dict[str, Any], file: Path | str) -> dict[str, Any]:
     (``Registry.file_row``), else ``row`` itself."""
     done = REGISTRY.file_row(row, Path(file).name)
     return row if done is row else dict(done)
+
+
+def template_record(record: Record) -> Record:
+    """A delimited file's record as the family whose template layout its row has reads
+    it (``Registry.template_row``: IE's upstream template files), else unchanged."""
+    if record.row is None:
+        return record
+    row = REGISTRY.template_row(record.row)
+    return record if row is record.row else Record(record.ref, dict(row), record.error)
 
 
 def _named(records: Iterator[Record] | list[Record], file: Path) -> Iterator[Record]:
@@ -320,7 +329,7 @@ class Source:
             yield from json_array_records(file)
         elif fmt is Format.DELIMITED:
             for record in delimited_records(file):
-                yield ie_template_row(record)
+                yield template_record(record)
         else:
             number = 0
             for batch in _arrow_batches(file, fmt):
@@ -363,5 +372,5 @@ def at_row(unit: str, ref: int, error: object) -> str:
 
 
 __all__ = ["ALIASES", "ROLES", "Detected", "Format", "Record", "Source", "at_row",
-           "detect_columns", "fix_hint", "format_of", "ie_template_row", "json_line",
-           "named_row", "open_source", "read_records", "sniff_delimiter"]
+           "detect_columns", "fix_hint", "format_of", "json_line",
+           "named_row", "open_source", "read_records", "sniff_delimiter", "template_record"]

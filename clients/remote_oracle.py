@@ -4,7 +4,10 @@
 typed against ``entry.oracle_protocol.Oracle`` — the audit's ``--server``, ``eval``'s
 scorer, the CLI — works with a server exactly as with the in-process service:
 ``verify``/``verify_input`` go through the ``Verify`` call (no certificate unless a
-caller asks for one), ``answer``/``grade`` through ``Answer``.
+caller asks for one), ``answer``/``grade`` through ``Answer``.  The ``Answer`` response
+names the task, not the family: the family is read off the task by this process's
+registry (``Registry.get``; "" for a task only the server knows), so a result names its
+family as the in-process service's does.
 
     >>> from causal_oracle.entry.oracle_protocol import Oracle
     >>> issubclass(RemoteOracle, Oracle)
@@ -13,9 +16,11 @@ caller asks for one), ``answer``/``grade`` through ``Answer``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from causal_oracle.clients.remote import OracleClient
 from causal_oracle.clients.remote_codec import RemoteError, RemoteResult
-from causal_oracle.entry import Grade, InputError, Profile, TaskAnswer
+from causal_oracle.entry import REGISTRY, Grade, InputError, Profile, TaskAnswer
 
 
 class RemoteOracle:
@@ -47,15 +52,25 @@ class RemoteOracle:
         """The ``Answer`` call (``explain`` False: the service's explanation is kept
         anyway, as the call returns it)."""
         _default_profile(profile)
-        return self.client.answer_result(prompt, task, model_answer=model_answer)
+        return _with_family(self.client.answer_result(prompt, task, model_answer=model_answer))
 
     def grade(self, prompt: str, reply: str, task: str | None = None, *,
               profile: str | Profile = Profile.CORR2CAUSE) -> Grade:
         _default_profile(profile)
-        graded = self.client.answer_result(prompt, task, model_answer=reply).grade
+        graded = _with_family(self.client.answer_result(prompt, task, model_answer=reply)).grade
         if graded is None:  # the service always grades a model_answer it was sent
             raise RemoteError("the service returned no grade for the reply")
         return graded
+
+
+def _with_family(result: TaskAnswer) -> TaskAnswer:
+    """``result`` with the family of its task (the wire carries the task only)."""
+    try:
+        family = REGISTRY.get(result.task).name
+    except InputError:
+        return result
+    grade = None if result.grade is None else replace(result.grade, family=family)
+    return replace(result, family=family, grade=grade)
 
 
 def _name(profile: str | Profile) -> str:

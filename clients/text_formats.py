@@ -12,9 +12,9 @@ row: bad content never raises here.
 * A JSON array: each element is referenced by the line it starts on; a broken element
   is reported and reading resumes at the next line that opens an object.
 * Delimited text: the header line names the fields; the delimiter is sniffed among
-  ``, \\t | ;`` (``sniff_delimiter``); a UTF-8 byte-order mark is ignored.  Upstream
-  intervention-effect templates (``dag|prompt|question|label``) become task rows
-  (``ie_template_row``).
+  ``, \\t | ;`` (``sniff_delimiter``); a UTF-8 byte-order mark is ignored.  A family
+  whose benchmark ships template files reads their rows (``Registry.template_row``,
+  applied by ``clients.readers``).
 
 ``clients.readers`` picks the reader for a file and numbers rows across files.
 """
@@ -230,21 +230,6 @@ def delimited_records(path: Path) -> Iterator[Record]:
             yield Record(line, dict(zip(header, fields, strict=True)))
 
 
-# ---- intervention-effect templates ------------------------------------------------------
-
-IE_TEMPLATE_COLUMNS = frozenset({"prompt", "question", "label"})
-
-
-def ie_template_row(record: Record) -> Record:
-    """An intervention-effect template row as a task row (other rows unchanged)."""
-    row = record.row
-    if row is None or "task" in row or not row.keys() >= IE_TEMPLATE_COLUMNS:
-        return record
-    out = {k: v for k, v in row.items() if k not in ("prompt", "question")}
-    out.update(task="IE", prompt=f"{row['prompt']}. \n{row['question']}",
-               label=str(row["label"]).strip())
-    return Record(record.ref, out)
-
 __all__ = ["DELIMITED_SUFFIXES", "Record", "decode_lines", "delimited_records",
-           "ie_template_row", "json_array_records", "json_line", "jsonl_records",
+           "json_array_records", "json_line", "jsonl_records",
            "sniff_delimiter"]

@@ -1,7 +1,8 @@
 """The records a family and its callers exchange: the ``Options`` a text is read
 with, a dataset row as its family reads it (``Item``), an answer rendered
 (``Rendered``), a reply judged (``Judgement``), a row's gold judged
-(``GoldJudgement``), and a file a family reads beside its rows (``Resource``).
+(``GoldJudgement``), a file a family reads beside its rows (``Resource``), and a
+procedural item generator it offers (``Generator``).
 
 They are plain frozen records with no behaviour beyond checking themselves; the
 ``Family`` interface (``entry.registry``) is written in their terms, and the registry
@@ -17,7 +18,8 @@ working.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -110,4 +112,23 @@ class Resource:
         return self.option.replace("-", "_")
 
 
-__all__ = ["GoldJudgement", "Item", "Judgement", "Options", "Rendered", "Resource"]
+@dataclass(frozen=True)
+class Generator:
+    """A procedural item generator a family offers (``Family.generators``): the
+    certified datasets (``environments``) find it by ``dataset``, the name they register
+    (``Registry.generator``), so no surface imports or names a family.
+
+    ``knobs`` is its knobs dataclass (a dataset's configuration extends it; its fields'
+    defaults are every choice); ``draw(knobs, rng, service)`` is one item, deterministic
+    in the state of ``rng``, answered by ``service`` (an ``entry.service.Service``: the
+    generator hands its text to the oracle like any caller); ``probe(knobs, service)``
+    raises ``InputError`` naming the knobs when no item meeting them can be drawn."""
+
+    dataset: str
+    knobs: type[Any]
+    draw: Callable[[Any, random.Random, Any], dict[str, Any]]
+    probe: Callable[[Any, Any], None]
+
+
+__all__ = ["Generator", "GoldJudgement", "Item", "Judgement", "Options", "Rendered",
+           "Resource"]

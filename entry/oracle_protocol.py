@@ -13,8 +13,11 @@ server:
   re-checked, the reason).
 
 ``entry.service.Service`` implements it in-process; ``clients.remote.RemoteOracle``
-over gRPC.  A surface types its oracle as ``Oracle`` and works with either;
-``isinstance(x, Oracle)`` checks the methods are there (``runtime_checkable``).
+over gRPC.  ``SolvingOracle`` is what only the in-process service offers beyond it —
+the registry, a question's checked solution, the service's memory scope — for the
+families' item generators, which need the solution the text reads as.  A surface types
+its oracle as ``Oracle`` and works with either; ``isinstance(x, Oracle)`` checks the
+methods are there (``runtime_checkable``).
 
     >>> from causal_oracle.entry import default
     >>> isinstance(default(), Oracle)
@@ -23,8 +26,10 @@ over gRPC.  A surface types its oracle as ``Oracle`` and works with either;
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, runtime_checkable
 
+from causal_oracle.entry.registry import Family, Options, Registry
 from causal_oracle.entry.results import Grade, TaskAnswer
 from causal_oracle.oracle.relations import Profile
 
@@ -88,4 +93,21 @@ class Oracle(Protocol):
         ...
 
 
-__all__ = ["Oracle", "Verdict", "Verified"]
+class SolvingOracle(Oracle, Protocol):
+    """The in-process service as the families' item generators use it: the ``Oracle``
+    verbs, the registry, the checked solution of a text and the service's scope (the
+    memory its families' caches live in while a solution is inspected)."""
+
+    registry: Registry
+
+    def solved(self, family: Family[Any, Any], text: str, options: Options
+               ) -> tuple[Any, Any]:
+        """(question, checked solution) of ``text`` read by ``family``."""
+        ...
+
+    def scope(self) -> AbstractContextManager[None]:
+        """The service's memory in force for a block."""
+        ...
+
+
+__all__ = ["Oracle", "SolvingOracle", "Verdict", "Verified"]

@@ -42,7 +42,6 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.families.corr2cause import FAMILY as CORR2CAUSE
 from causal_oracle.entry.freshness import ItemKeys
 from causal_oracle.entry.generator import (
     ORIGINAL,
@@ -169,7 +168,7 @@ def _search(knobs: Knobs, prop: str, target: Any, rng: random.Random, service: S
                 continue
             item = join_input(text, hypothesis)
             instruction = THREE_CLASS_INSTRUCTION if knobs.three_class else \
-                CORR2CAUSE.instruction
+                service.registry.pair_family().instruction
             answer = result.relation if knobs.three_class else \
                 ("Yes" if result.label else "No")
             return {

@@ -26,6 +26,8 @@ interface (``Family``):
   ``audit_drawing`` — what its audit records hold (``entry.audit_record``): the fields
   of an audited row, the facets a report breaks it down by, the words its legend uses
   for each outcome, and the drawing of a finding in its own form;
+* ``generators`` — the procedural item generators it offers (``Generator``: the
+  certified datasets of ``environments`` find theirs by name, ``Registry.generator``);
 * ``resources`` / ``load_resource`` — the files it reads beside its rows (CLadder's
   model file): each ``Resource`` is offered by the CLI as ``--<option>``, and the path
   given is handed to the family that declared it (``Registry.load_resource``), so no
@@ -71,6 +73,7 @@ from causal_oracle.entry.audit_record import (
     Outcome,
 )
 from causal_oracle.entry.family_records import (
+    Generator,
     GoldJudgement,
     Item,
     Judgement,
@@ -185,6 +188,18 @@ class Family(ABC, Generic[Q, S]):
         benchmark whose files are named after the task of the records they hold); None
         (the default) when the name says nothing to this family.  Cheap: it is offered
         every row of every file read, before ``row``."""
+        return None
+
+    def generators(self) -> tuple[Generator, ...]:
+        """The procedural item generators it offers (``Registry.generator`` finds one by
+        its ``dataset`` name for ``environments``), loaded on first use; default: none."""
+        return ()
+
+    def template_row(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """``raw``, a row of a delimited text file, as this family's dataset row when its
+        columns are the family's template layout (a benchmark shipped as template files,
+        e.g. IE's ``dag|prompt|question|label``); None (the default) for any other row.
+        Cheap: it is offered every row of every delimited file read, before ``file_row``."""
         return None
 
     def benchmark_rule(self, item: Item, reply: str) -> bool | None:
@@ -370,6 +385,15 @@ class Registry:
                 return done
         return raw
 
+    def template_row(self, raw: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``raw`` (a delimited file's row) as read by the first family whose
+        ``template_row`` reads its layout, else ``raw`` itself."""
+        for family in self:
+            done = family.template_row(raw)
+            if done is not None:
+                return done
+        return raw
+
     def resources(self) -> tuple[Resource, ...]:
         """Every registered family's resources, in registration order."""
         return tuple(r for family in self for r in family.resources)
@@ -382,6 +406,16 @@ class Registry:
                 return family.load_resource(option, path)
         known = ", ".join("--" + r.option for r in self.resources()) or "none"
         raise InputError(f"no registered family reads --{option} (resources: {known})")
+
+    def generator(self, dataset: str) -> Generator:
+        """The generator some registered family offers under the name ``dataset``;
+        ``InputError`` naming the ones offered otherwise."""
+        offered = [g for family in self for g in family.generators()]
+        for generator in offered:
+            if generator.dataset == dataset:
+                return generator
+        names = ", ".join(g.dataset for g in offered) or "none"
+        raise InputError(f"no registered family generates {dataset!r} (offered: {names})")
 
     def modules(self) -> tuple[str, ...]:
         """The modules the families are defined in, for worker processes to import."""
@@ -421,5 +455,6 @@ def register(family: Family[Any, Any], *, first: bool = False) -> Family[Any, An
     return family
 
 
-__all__ = ["REGISTRY", "Family", "FamilyMemory", "GoldJudgement", "Item", "Judgement", "Options",
-           "Registry", "Rendered", "Resource", "import_modules", "profile_of", "register"]
+__all__ = ["REGISTRY", "Family", "FamilyMemory", "Generator", "GoldJudgement", "Item",
+           "Judgement", "Options", "Registry", "Rendered", "Resource", "import_modules",
+           "profile_of", "register"]

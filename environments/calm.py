@@ -1,6 +1,7 @@
 """``calm_graph``: CaLM-style graph questions from seeded random graphs, in CaLM's words.
 
-Each item is drawn by ``entry.procedural_calm``: a DAG over the letters A, B, … asked
+Each item is drawn by the CaLM family's generator (``entry.families.calm_generator``,
+found through the registry): a DAG over the letters A, B, … asked
 one of CaLM's six graph question kinds — AR (does X cause Y), CA (ancestor / parent),
 CEI (is the effect identified, with unobserved confounders at CaLM's densities), BAS
 (minimal / maximal / any back-door set among three options), FAS (front-door set), IV
@@ -28,8 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.procedural_calm import CalmKnobs, draw
-from causal_oracle.entry.procedural_calm import probe as probe_knobs
+from causal_oracle.entry import REGISTRY, default
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
@@ -43,12 +43,14 @@ if HAVE_REASONING_GYM:
     from reasoning_gym.coaching.attributes import ScalarAttributeDefinition
 
 CALM_NAME = "calm_graph"
+#: the CaLM family's generator, found by the dataset's name (``Registry.generator``)
+GENERATOR = REGISTRY.generator(CALM_NAME)
 
 
 @configuration
 @dataclass
-class CalmConfig(SeedAndSize, CalmKnobs):
-    """The dataset's knobs (``entry.procedural_calm.CalmKnobs``), its seed and size."""
+class CalmConfig(SeedAndSize, GENERATOR.knobs):  # type: ignore[misc,name-defined]
+    """The dataset's knobs (the generator's: ``CalmKnobs``), its seed and size."""
 
 
 class CalmDataset(CertifiedDataset):
@@ -57,10 +59,10 @@ class CalmDataset(CertifiedDataset):
     name = CALM_NAME
 
     def probe(self) -> None:
-        probe_knobs(self.config)
+        GENERATOR.probe(self.config, default())
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
-        return draw(self.config, rng)
+        return GENERATOR.draw(self.config, rng, default())
 
 
 if HAVE_REASONING_GYM:

@@ -1,6 +1,7 @@
 """``causal_cibench``: CI-Bench items (CP, BA, FI, CI) from seeded tiered DAGs.
 
-Each item is drawn by ``entry.procedural_cibench``: a random tiered DAG (the upstream
+Each item is drawn by the CI-Bench family's generator (``entry.families.cibench_generator``,
+found through the registry): a random tiered DAG (the upstream
 generator's ``graph_shape``), upstream node names, for FI/CI boolean rules, the prompt
 written byte for byte as upstream writes it, and the oracle's certified answer to
 that text.  Every difficulty knob — tasks, name types, variables, tier size, edge
@@ -25,8 +26,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.procedural_cibench import CIBenchKnobs, draw
-from causal_oracle.entry.procedural_cibench import probe as probe_knobs
+from causal_oracle.entry import REGISTRY, default
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
@@ -40,12 +40,14 @@ if HAVE_REASONING_GYM:
     from reasoning_gym.coaching.attributes import ScalarAttributeDefinition
 
 CIBENCH_NAME = "causal_cibench"
+#: the CI-Bench family's generator, found by the dataset's name (``Registry.generator``)
+GENERATOR = REGISTRY.generator(CIBENCH_NAME)
 
 
 @configuration
 @dataclass
-class CIBenchConfig(SeedAndSize, CIBenchKnobs):
-    """The dataset's knobs (``entry.procedural_cibench.CIBenchKnobs``), its seed and size."""
+class CIBenchConfig(SeedAndSize, GENERATOR.knobs):  # type: ignore[misc,name-defined]
+    """The dataset's knobs (the generator's: ``CIBenchKnobs``), its seed and size."""
 
 
 class CIBenchDataset(CertifiedDataset):
@@ -54,10 +56,10 @@ class CIBenchDataset(CertifiedDataset):
     name = CIBENCH_NAME
 
     def probe(self) -> None:
-        probe_knobs(self.config)
+        GENERATOR.probe(self.config, default())
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
-        return draw(self.config, rng)
+        return GENERATOR.draw(self.config, rng, default())
 
 
 if HAVE_REASONING_GYM:

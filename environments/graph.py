@@ -1,6 +1,7 @@
 """``causal_graph``: CLEAR-style graph questions from random graphs, with measured difficulty.
 
-Each item is drawn by ``entry.procedural_graph``: a seeded random graph (DAG, ADMG,
+Each item is drawn by the CLEAR family's generator (``entry.families.clear_generator``,
+found through the registry): a seeded random graph (DAG, ADMG,
 C-component, C-forest, C-tree, directed or undirected graph) written as CLEAR writes
 it, one question of CLEAR's twenty task types and six question types in CLEAR's own
 words, and the oracle's certified answer.  Every difficulty knob — task, question and
@@ -24,10 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.clear_wording import GRAPH_TYPES
-from causal_oracle.entry.procedural_graph import draw
-from causal_oracle.entry.procedural_graph import probe as probe_knobs
-from causal_oracle.entry.procedural_graph_knobs import GraphKnobs
+from causal_oracle.entry import REGISTRY, default
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
@@ -41,12 +39,14 @@ if HAVE_REASONING_GYM:
     from reasoning_gym.coaching.attributes import ScalarAttributeDefinition
 
 GRAPH_NAME = "causal_graph"
+#: the CLEAR family's generator, found by the dataset's name (``Registry.generator``)
+GENERATOR = REGISTRY.generator(GRAPH_NAME)
 
 
 @configuration
 @dataclass
-class GraphConfig(SeedAndSize, GraphKnobs):
-    """The dataset's knobs (``entry.procedural_graph_knobs.GraphKnobs``), its seed and size."""
+class GraphConfig(SeedAndSize, GENERATOR.knobs):  # type: ignore[misc,name-defined]
+    """The dataset's knobs (the generator's: ``GraphKnobs``), its seed and size."""
 
 
 class GraphDataset(CertifiedDataset):
@@ -55,10 +55,10 @@ class GraphDataset(CertifiedDataset):
     name = GRAPH_NAME
 
     def probe(self) -> None:
-        probe_knobs(self.config)
+        GENERATOR.probe(self.config, default())
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
-        return draw(self.config, rng)
+        return GENERATOR.draw(self.config, rng, default())
 
 
 if HAVE_REASONING_GYM:
@@ -82,7 +82,7 @@ if HAVE_REASONING_GYM:
                     name="graph_types", field_name="graph_types",
                     description="the kinds of graph drawn",
                     levels=[("DAG",), ("DAG", "DG", "UG"), ("DAG", "DG", "UG", "ADMG"),
-                            GRAPH_TYPES]),
+                            GENERATOR.knobs.graph_types]),
                 ScalarAttributeDefinition(
                     name="question_types", field_name="question_types",
                     description="how the questions are asked",

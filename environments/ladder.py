@@ -1,6 +1,7 @@
 """``causal_ladder``: CLadder-style questions on all three rungs, from seeded models.
 
-Each item is drawn by ``entry.procedural_ladder``: a graph of CLadder's ten families
+Each item is drawn by the CLadder family's generator (``entry.families.cladder_generator``,
+found through the registry): a graph of CLadder's ten families
 told by one of the benchmark's stories (or a nonsense story), a random Bernoulli model,
 the given information CLadder states for the query type in CLadder's sentences, and the
 question in CLadder's template — answered by the oracle from that text alone (an item
@@ -23,8 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.procedural_ladder import GRAPHS, LadderKnobs, draw
-from causal_oracle.entry.procedural_ladder import probe as probe_knobs
+from causal_oracle.entry import REGISTRY, default
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
@@ -38,12 +38,14 @@ if HAVE_REASONING_GYM:
     from reasoning_gym.coaching.attributes import ScalarAttributeDefinition
 
 LADDER_NAME = "causal_ladder"
+#: the CLadder family's generator, found by the dataset's name (``Registry.generator``)
+GENERATOR = REGISTRY.generator(LADDER_NAME)
 
 
 @configuration
 @dataclass
-class LadderConfig(SeedAndSize, LadderKnobs):
-    """The dataset's knobs (``entry.procedural_ladder.LadderKnobs``), its seed and size."""
+class LadderConfig(SeedAndSize, GENERATOR.knobs):  # type: ignore[misc,name-defined]
+    """The dataset's knobs (the generator's: ``LadderKnobs``), its seed and size."""
 
 
 class LadderDataset(CertifiedDataset):
@@ -52,10 +54,10 @@ class LadderDataset(CertifiedDataset):
     name = LADDER_NAME
 
     def probe(self) -> None:
-        probe_knobs(self.config)
+        GENERATOR.probe(self.config, default())
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
-        return draw(self.config, rng)
+        return GENERATOR.draw(self.config, rng, default())
 
 
 if HAVE_REASONING_GYM:
@@ -75,7 +77,7 @@ if HAVE_REASONING_GYM:
                     name="graphs", field_name="graphs", description="the graph families",
                     levels=[("chain", "fork", "mediation", "confounding"),
                             ("chain", "fork", "mediation", "confounding", "collision",
-                             "diamond"), tuple(GRAPHS)]),
+                             "diamond"), GENERATOR.knobs.graphs]),
                 ScalarAttributeDefinition(
                     name="max_margin", field_name="max_margin",
                     description="the largest distance of the answer from the decision point",

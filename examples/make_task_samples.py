@@ -13,7 +13,7 @@ import json
 import random
 from pathlib import Path
 
-from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
+from causal_oracle.entry.families.ie_templates import read_templates, render_ie_prompt
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"

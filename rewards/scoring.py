@@ -40,6 +40,12 @@ Optional dataset columns take precedence over the prompt: ``premise`` and
 is text to read the question from when the prompt holds none (verl's
 ``ground_truth``, OpenRLHF's label).
 
+A ``Verifier`` answers and grades with any ``Oracle`` (``entry.oracle_protocol``): its
+own in-process ``Service`` by default (with the configuration's budget and size
+limits), or one given, such as the gRPC client's ``RemoteOracle``.  Prompts are read,
+and reasoning checked, in this process by its own service (a reasoning check needs the
+solved question, which no remote oracle sends).
+
     >>> v = Verifier(RewardConfig(workers=0))
     >>> item = ("Premise: Suppose there is a closed system of 2 variables, A and B. All the "
     ...         "statistical relations among these 2 variables are as follows: A correlates "
@@ -72,6 +78,7 @@ from causal_oracle.entry import (
 )
 from causal_oracle.entry.caches import LRU
 from causal_oracle.entry.limits import REWARD_CAP_S
+from causal_oracle.entry.oracle_protocol import Oracle
 from causal_oracle.entry.reasoning import check_reasoning
 from causal_oracle.entry.service import profile_of
 from causal_oracle.rewards.inputs import QUOTE_CHARS, excerpt
@@ -233,13 +240,16 @@ def oversized(sample: Sample, config: RewardConfig) -> Reward | None:
 
 
 class Verifier:
-    """Scores samples in this process: one ``Service`` (limits, budget, caches) and the
-    question window found for each prompt."""
+    """Scores samples: one in-process ``Service`` (limits, budget, caches) that reads the
+    prompts and checks reasoning, the ``oracle`` that answers and grades (that service
+    unless one is given) and the question window found for each prompt."""
 
-    def __init__(self, config: RewardConfig | None = None) -> None:
+    def __init__(self, config: RewardConfig | None = None, oracle: Oracle | None = None
+                 ) -> None:
         self.config = (config or RewardConfig()).checked()
         self.service = Service(Limits(budget_s=self.config.budget_s,
                                       text_bytes=self.config.text_bytes))
+        self.oracle: Oracle = oracle or self.service
         self._questions: LRU[tuple[str, str | None], tuple[str, str | None]] = \
             LRU(QUESTIONS_KEPT)
         self._format = re.compile(self.config.format_pattern, re.S) \
@@ -264,8 +274,8 @@ class Verifier:
                     family = self.service.family_of(window, task)
                     if i and task and not family.detect(window):
                         continue
-                    self.service.answer(window, task, profile=self.config.profile,
-                                        explain=False)
+                    self.oracle.answer(window, task, profile=self.config.profile,
+                                       explain=False)
                 except BudgetExceeded:
                     raise
                 except InputError as error:
@@ -305,8 +315,8 @@ class Verifier:
         reply = sample.completion
         fmt = None if self._format is None else bool(self._format.search(reply))
         bonus = self.config.format_weight if fmt else 0.0
-        answer = self.service.answer(text, task, model_answer=reply,
-                                     profile=self.config.profile, explain=False)
+        answer = self.oracle.answer(text, task, model_answer=reply,
+                                    profile=self.config.profile, explain=False)
         grade = answer.grade
         assert grade is not None
         data = answer.answer

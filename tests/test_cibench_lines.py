@@ -82,12 +82,14 @@ def test_every_shared_item_is_recognised_and_reads_as_the_grammar_reads_it() -> 
 
 
 def test_generated_items_read_as_the_grammar_reads_them() -> None:
-    from causal_oracle.entry.procedural_cibench import CIBenchKnobs, draw
+    from causal_oracle.entry import default
+    from causal_oracle.entry.families.cibench_generator import CIBenchKnobs, draw
     rng = random.Random(7)
     for task in ("CP", "BA", "FI", "CI"):
         for name_type in ("specific", "bio"):
             for _ in range(3):
-                item = draw(CIBenchKnobs(tasks=(task,), name_types=(name_type,)), rng)
+                item = draw(CIBenchKnobs(tasks=(task,), name_types=(name_type,)), rng,
+                            default())
                 text = item["item"]
                 assert recognise(text) is not None, text[:200]
                 assert cibench.parse_cibench(text) == cibench.parse_with_grammar(text)

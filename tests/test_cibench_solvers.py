@@ -229,6 +229,7 @@ def test_doctests_of_the_task_modules() -> None:
 
     for module in ("oracle.tasks.model", "oracle.tasks.paths", "oracle.tasks.backdoor",
                    "oracle.tasks.boolean_scm", "oracle.tasks.intervention",
-                   "parser.cibench", "parser.ie", "parser.task_answers", "clients.ie_render"):
+                   "parser.cibench", "parser.ie", "parser.task_answers",
+                   "entry.families.ie_templates"):
         result = doctest.testmod(importlib.import_module(f"causal_oracle.{module}"))
         assert result.failed == 0, module

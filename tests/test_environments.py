@@ -26,13 +26,13 @@ FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
                                     "causal_oracle.environments.base",
                                     "causal_oracle.environments.cibench",
                                     "causal_oracle.entry.procedural",
-                                    "causal_oracle.entry.procedural_cibench",
-                                    "causal_oracle.entry.procedural_cibench_system",
+                                    "causal_oracle.entry.families.cibench_generator",
+                                    "causal_oracle.entry.families.cibench_system",
                                     "causal_oracle.environments.graph",
-                                    "causal_oracle.entry.procedural_graph",
-                                    "causal_oracle.entry.procedural_graph_draw",
-                                    "causal_oracle.entry.procedural_graph_knobs",
-                                    "causal_oracle.entry.clear_wording"])
+                                    "causal_oracle.entry.families.clear_generator",
+                                    "causal_oracle.entry.families.clear_generator_draw",
+                                    "causal_oracle.entry.families.clear_generator_knobs",
+                                    "causal_oracle.entry.families.clear_wording"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
@@ -149,3 +149,22 @@ def test_every_catalogued_dataset_feeds_the_trainer_rewards() -> None:
         prompts = [e["question"] for e in items]
         assert trl_reward(prompts, [e["answer"] for e in items]) == [1.0] * 4, name
         assert trl_reward(prompts, ["I do not know."] * 4) == [0.0] * 4, name
+
+
+def test_the_datasets_reach_their_generators_through_the_registry() -> None:
+    """Each family-generated dataset finds its generator by name (``Registry.generator``):
+    the configuration extends the generator's knobs, an unknown name is an error naming
+    the ones offered, and a family offering none is passed over."""
+    from causal_oracle.entry import REGISTRY, InputError
+    from causal_oracle.environments import calm, cibench, graph, ladder
+
+    for module, name in ((graph, graph.GRAPH_NAME), (ladder, ladder.LADDER_NAME),
+                         (cibench, cibench.CIBENCH_NAME), (calm, calm.CALM_NAME)):
+        generator = REGISTRY.generator(name)
+        assert generator is module.GENERATOR and generator.dataset == name
+        config = next(v for k, v in vars(module).items() if k.endswith("Config"))
+        assert issubclass(config, generator.knobs)
+    offered = [g.dataset for f in REGISTRY for g in f.generators()]
+    assert sorted(offered) == ["calm_graph", "causal_cibench", "causal_graph", "causal_ladder"]
+    with pytest.raises(InputError, match="causal_graph"):
+        REGISTRY.generator("causal_nothing")

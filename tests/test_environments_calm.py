@@ -37,7 +37,7 @@ def _flip(answer: str) -> str:
     return "Option 1" if answer != "Option 1" else "Option 2"
 
 
-@pytest.mark.parametrize("module", ["causal_oracle.entry.procedural_calm",
+@pytest.mark.parametrize("module", ["causal_oracle.entry.families.calm_generator",
                                     "causal_oracle.environments.calm"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))

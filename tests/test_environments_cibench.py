@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from causal_oracle.entry import UNREADABLE, InputError, default
-from causal_oracle.entry.procedural_cibench import CIBenchKnobs, draw
-from causal_oracle.entry.procedural_cibench_system import graph_prompt, rules_prompt, tiers_of
+from causal_oracle.entry.families.cibench_generator import CIBenchKnobs, draw
+from causal_oracle.entry.families.cibench_system import graph_prompt, rules_prompt, tiers_of
 from causal_oracle.environments.cibench import (
     CIBENCH_NAME,
     CIBenchConfig,
@@ -96,7 +96,7 @@ def check_round_trip(meta: dict[str, Any]) -> None:
     assert parsed == drawn
 
 
-@pytest.mark.parametrize("module", ["causal_oracle.entry.procedural_cibench",
+@pytest.mark.parametrize("module", ["causal_oracle.entry.families.cibench_generator",
                                     "causal_oracle.environments.cibench"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
@@ -227,14 +227,14 @@ def test_bad_knobs_raise_input_error(bad: dict[str, Any]) -> None:
         CIBenchDataset(CIBenchConfig(**bad))
     if "size" not in bad:  # the generator refuses them too, before drawing anything
         with pytest.raises(InputError):
-            draw(CIBenchKnobs(**bad), random.Random(0))
+            draw(CIBenchKnobs(**bad), random.Random(0), default())
 
 
 def test_unmeetable_knobs_say_which() -> None:
     knobs = CIBenchKnobs(tasks=("CP",), min_nodes=5, max_nodes=5, max_tier_size=1,
                          min_paths=40)
     with pytest.raises(InputError, match="min_paths=40"):
-        draw(knobs, random.Random(0))
+        draw(knobs, random.Random(0), default())
     rg = pytest.importorskip("reasoning_gym")
     register()
     with pytest.raises(InputError):
@@ -288,8 +288,8 @@ def test_any_seed_gives_a_parsable_certified_item(seed: int, task: str, balanced
                                                   nodes: int) -> None:
     knobs = CIBenchKnobs(tasks=(task,), min_nodes=nodes, max_nodes=nodes, min_density=0.1,
                          max_density=0.9, balanced=balanced)
-    item = draw(knobs, random.Random(seed))
-    assert item == draw(knobs, random.Random(seed))
+    item = draw(knobs, random.Random(seed), default())
+    assert item == draw(knobs, random.Random(seed), default())
     meta = {k: v for k, v in item.items() if k not in ("question", "answer")}
     check_round_trip(meta)
     service = default()

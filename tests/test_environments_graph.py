@@ -24,9 +24,9 @@ import networkx as nx
 import pytest
 
 from causal_oracle.entry import InputError, default
-from causal_oracle.entry.clear_wording import GRAPH_TYPES, TASK_TYPES
-from causal_oracle.entry.procedural_graph import draw
-from causal_oracle.entry.procedural_graph_knobs import GraphKnobs
+from causal_oracle.entry.families.clear_generator import draw
+from causal_oracle.entry.families.clear_generator_knobs import GraphKnobs
+from causal_oracle.entry.families.clear_wording import GRAPH_TYPES, TASK_TYPES
 from causal_oracle.environments.graph import GRAPH_NAME, GraphConfig, GraphDataset, register
 
 FLIP = {"Yes.": "No.", "No.": "Yes."}
@@ -45,7 +45,7 @@ def items() -> list[dict[str, Any]]:
     return list(GraphDataset(GraphConfig(size=140, seed=7)))
 
 
-@pytest.mark.parametrize("module", ["causal_oracle.entry.procedural_graph",
+@pytest.mark.parametrize("module", ["causal_oracle.entry.families.clear_generator",
                                     "causal_oracle.environments.graph"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
@@ -323,7 +323,7 @@ def test_bad_knobs_raise(rg: Any) -> None:
     impossible = GraphKnobs(task_types=("node",), question_types=("HM",), max_nodes=5,
                             min_answer_size=6)  # the graph has at most 5 nodes
     with pytest.raises(InputError, match="node HM"):
-        draw(impossible, __import__("random").Random(0))
+        draw(impossible, __import__("random").Random(0), default())
 
 
 def test_the_curriculum_moves_the_measured_knobs(rg: Any) -> None:

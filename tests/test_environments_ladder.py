@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from causal_oracle.entry import InputError, default
-from causal_oracle.entry.procedural_ladder import (
+from causal_oracle.entry.families.cladder_generator import (
     FIXED_LABEL,
     GRAPHS,
     NO_MARGIN,
@@ -45,8 +45,8 @@ def items() -> list[dict[str, Any]]:
     return list(LadderDataset(LadderConfig(size=200, seed=1)))
 
 
-@pytest.mark.parametrize("module", ["causal_oracle.entry.ladder_wording",
-                                    "causal_oracle.entry.procedural_ladder",
+@pytest.mark.parametrize("module", ["causal_oracle.entry.families.cladder_wording",
+                                    "causal_oracle.entry.families.cladder_generator",
                                     "causal_oracle.environments.ladder"])
 def test_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
@@ -220,7 +220,7 @@ def test_bad_and_infeasible_knobs_fail_at_creation(rg: Any) -> None:
 
 def test_draw_is_pure_in_its_seed() -> None:
     knobs = LadderKnobs(query_types=("nde", "backadj"))
-    assert draw(knobs, random.Random(11)) == draw(knobs, random.Random(11))
+    assert draw(knobs, random.Random(11), default()) == draw(knobs, random.Random(11), default())
 
 
 def test_the_curriculum_moves_the_measured_knobs(rg: Any) -> None:

@@ -17,7 +17,7 @@ from lark.common import ParserConf
 from lark.grammar import NonTerminal
 from lark.parsers.grammar_analysis import GrammarAnalyzer
 
-from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
+from causal_oracle.entry.families.ie_templates import read_templates, render_ie_prompt
 from causal_oracle.parser import ie
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.grammar import load_grammar

@@ -9,7 +9,7 @@ import pytest
 from conftest import audit_row
 
 from causal_oracle import answer, grade
-from causal_oracle.clients.ie_render import read_templates, render_ie_prompt
+from causal_oracle.entry.families.ie_templates import read_templates, render_ie_prompt
 from causal_oracle.oracle.tasks.check import check_answer
 from causal_oracle.oracle.tasks.intervention import intervention_effect
 from causal_oracle.oracle.tasks.model import IEKind

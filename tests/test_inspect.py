@@ -119,3 +119,22 @@ def test_public_module_name_and_no_stdlib_shadowing() -> None:
     stdlib, name = done.stdout.split()
     assert Path(stdlib).parent != ROOT and not stdlib.startswith(str(ROOT))
     assert name == "causal_oracle.inspect"
+
+
+def test_every_harness_task_is_a_registered_inspect_task() -> None:
+    """The ``@task`` functions come from the registry (``clients.harness.TASKS``), each
+    named ``causal_oracle/<task>`` in Inspect's registry and an attribute of
+    ``causal_oracle.inspect``; ``inspect eval`` finds them through the package's
+    ``inspect_ai`` entry point."""
+    from importlib.metadata import entry_points
+
+    from inspect_ai._util.registry import registry_info
+
+    import causal_oracle.inspect as plugin
+    from causal_oracle.clients.harness import TASKS
+
+    assert set(plugin.REGISTERED) == set(TASKS) >= {"corr2cause", "corr2cause_3class", "ie",
+                                                    "cibench_cp", "clear", "cladder"}
+    for name in TASKS:
+        assert registry_info(getattr(plugin, name)).name == f"causal_oracle/{name}"
+    assert any(e.value == "causal_oracle.inspect" for e in entry_points(group="inspect_ai"))

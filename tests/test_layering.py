@@ -236,21 +236,31 @@ def test_no_surface_imports_a_family(graph: dict[str, set[str]]) -> None:
     assert not gone, f"these allowed imports are gone: remove them from the list: {gone}"
 
 
+#: entry-layer modules (``entry/*.py``) that import a family's module, each with why
+KNOWN_ENTRY_FAMILY_IMPORTS = {
+    # the library API re-exports the pair family's result types (``co.FastVerdict``, …)
+    (f"{PACKAGE}.entry", f"{PACKAGE}.entry.families.corr2cause_bulk"),
+    (f"{PACKAGE}.entry", f"{PACKAGE}.entry.families.corr2cause_result"),
+    # the service registers the built-in families (``entry.families.BUILT_IN``)
+    (f"{PACKAGE}.entry.service", f"{PACKAGE}.entry.families"),
+}
+
+
+def test_the_entry_layer_imports_no_family(graph: dict[str, set[str]]) -> None:
+    """Above the family layer, ``entry/*.py`` reaches families through the registry and
+    their declared hooks (``Family.generators`` for the item generators) too."""
+    families = f"{PACKAGE}.entry.families"
+    found = {(m, i) for m, imported in graph.items()
+             if m == f"{PACKAGE}.entry" or (m.startswith(f"{PACKAGE}.entry.")
+                                            and not m.startswith(families))
+             for i in imported if i == families or i.startswith(families + ".")}
+    assert found == KNOWN_ENTRY_FAMILY_IMPORTS, sorted(found ^ KNOWN_ENTRY_FAMILY_IMPORTS)
+
+
 # --- no family named above the family layer -------------------------------------------
 
 #: (module, literal) pairs known and owned elsewhere, each with the change that ends it
-KNOWN_FAMILY_LITERALS = {
-    # the harness plug-ins' entry points are module-level functions named after the
-    # harness tasks (inspect's ``@task`` registry reads them by name)
-    ("plugins/inspect.py", "corr2cause"), ("plugins/inspect.py", "ie"),
-    ("clients/inspect_scorer.py", "corr2cause"), ("clients/inspect_scorer.py", "ie"),
-    # the IE template files' reader writes the IE task column: moves into the IE family
-    # with a row-reading hook (issue 26, item 4)
-    ("clients/ie_render.py", "IE"), ("clients/text_formats.py", "IE"),
-    # the per-family item generators in entry/ name the task they ask: they move into
-    # their families' generator hooks (issue 26, item 4)
-    ("entry/procedural_graph.py", "CLEAR"), ("entry/procedural_ladder.py", "CLadder"),
-}
+KNOWN_FAMILY_LITERALS: set[tuple[str, str]] = set()
 
 
 def _above_the_family_layer() -> list[Path]:

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, get_type_hints
 
 import pytest
 from test_grpc_service import ServerThread
 
-from causal_oracle.clients import answer_cli, audit, row_audit
+from causal_oracle.clients import answer_cli, audit, grade_file, row_audit
 from causal_oracle.clients.evaluate import scoring
 from causal_oracle.clients.remote import OracleClient
 from causal_oracle.clients.remote_oracle import RemoteOracle
 from causal_oracle.entry import InputError, Limits, Service
 from causal_oracle.entry.oracle_protocol import Oracle
+from causal_oracle.rewards.scoring import RewardConfig, Sample, Verifier
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PREMISE = ("Suppose there is a closed system of 3 variables, A, B and C. All the statistical "
            "relations among these 3 variables are as follows: A correlates with C. B "
@@ -72,6 +76,15 @@ def test_answer_and_grade_agree(remote: RemoteOracle) -> None:
     assert [(g.correct, g.normalised, g.readable) for g in grades] == [(False, "no", True)] * 2
 
 
+def test_a_remote_result_names_its_family(remote: RemoteOracle) -> None:
+    """The wire carries the task; the client reads the family off it, as the service
+    names it."""
+    local, far = _oracles(remote)
+    answers = [o.answer(QUESTION, model_answer="Yes.") for o in (local, far)]
+    assert answers[0].family == answers[1].family == "corr2cause"
+    assert [a.grade.family for a in answers if a.grade] == ["corr2cause"] * 2
+
+
 def test_the_remote_answer_refuses_another_profile(remote: RemoteOracle) -> None:
     with pytest.raises(InputError, match="profile"):
         remote.answer(QUESTION, profile="strict")
@@ -90,4 +103,31 @@ def test_the_surfaces_take_an_oracle() -> None:
     assert _mentions_oracle(row_audit.audit_row)
     assert _mentions_oracle(audit.run_audit)
     assert _mentions_oracle(answer_cli._answer)
+    assert _mentions_oracle(grade_file.grade_file) and _mentions_oracle(grade_file.grade_row)
+    assert _mentions_oracle(Verifier.__init__)
     assert "Oracle" in str(get_type_hints(scoring._OracleScorer)["oracle"])
+
+
+def test_grade_file_grades_the_same_through_either_oracle(remote: RemoteOracle) -> None:
+    """``grade FILE``'s engine takes an ``Oracle``: the rows are read in this process
+    (the registry), the replies graded by the oracle given."""
+    path = ROOT / "examples" / "ie_sample.jsonl"
+    local = grade_file.grade_file(path, reply_column="label").to_json()
+    far = grade_file.grade_file(path, reply_column="label", service=remote).to_json()
+    assert local["summary"]["items"] > 0 and local["summary"]["correct"] > 0
+    assert (local["summary"], local["by_family"], local["by_task"]) == \
+        (far["summary"], far["by_family"], far["by_task"])
+    assert local["records"] == far["records"]
+
+
+def test_the_reward_verifier_scores_the_same_through_either_oracle(
+        remote: RemoteOracle) -> None:
+    prompt = QUESTION + "\nIs the hypothesis necessarily true given the premise?"
+    config = RewardConfig(workers=0)
+    for reply in ("Yes.", "No.", "Perhaps."):
+        local = Verifier(config).score(Sample(prompt, reply))
+        far = Verifier(config, oracle=remote).score(Sample(prompt, reply))
+        assert (local.reward, local.status, local.family) == \
+            (far.reward, far.status, far.family)
+    assert Verifier(config, oracle=remote).score(Sample("What is 2 + 2?", "4")).status == \
+        "no_question"

@@ -90,6 +90,28 @@ def test_ie_pipe_templates_are_audited_with_placeholders_as_names() -> None:
     assert disagreements == [("obs/prompts_obs_cause_3.csv", 7)]
 
 
+def test_a_template_layout_is_read_by_its_family_through_the_registry(
+        tmp_path: Path) -> None:
+    """The readers hand a delimited row to ``Registry.template_row``: a row in IE's
+    template layout becomes an IE row; a row naming its task, or of another layout (or
+    a JSON line with the template's columns), is left as the file holds it."""
+    from causal_oracle.clients.readers import read_records
+
+    path = tmp_path / "t.psv"
+    path.write_text("dag|prompt|question|label\nx|P|Q?| yes\n", encoding="utf-8")
+    [record] = list(read_records(path))
+    assert record.ref == 2 and record.row == {"dag": "x", "task": "IE",
+                                              "prompt": "P. \nQ?", "label": "yes"}
+    path.write_text("task|prompt|question|label\nCP|P|Q?|yes\n", encoding="utf-8")
+    [record] = list(read_records(path))
+    assert record.row is not None and record.row["prompt"] == "P"
+    lines = tmp_path / "t.jsonl"
+    lines.write_text(json.dumps({"prompt": "P", "question": "Q?", "label": "yes"}) + "\n",
+                     encoding="utf-8")
+    [record] = list(read_records(lines))
+    assert record.row == {"prompt": "P", "question": "Q?", "label": "yes"}
+
+
 def test_parquet_rows_are_record_numbers(tmp_path: Path, hf_summary: dict[str, int]) -> None:
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq

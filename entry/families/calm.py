@@ -46,6 +46,7 @@ from causal_oracle.entry.families.calm_part import (
 from causal_oracle.entry.families.calm_rules import CalmBenchmarkRule
 from causal_oracle.entry.registry import (
     Family,
+    Generator,
     GoldJudgement,
     Item,
     Judgement,
@@ -104,6 +105,10 @@ class Calm(CalmBenchmarkRule, Family[CalmQuestion, Any]):
     def detect(self, text: str) -> bool:
         lang = language_of(text)
         return any(part.recognise(text, lang) is not None for part in PARTS)
+
+    def generators(self) -> tuple[Generator, ...]:
+        from causal_oracle.entry.families.calm_generator import GENERATOR  # on first use
+        return (GENERATOR,)
 
     def _task(self, text: str, options: Options, lang: Lang) -> tuple[str, CalmPart[Any, Any]]:
         if options.task and options.task.casefold() != NAME:

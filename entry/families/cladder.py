@@ -51,6 +51,7 @@ from causal_oracle.entry.gold import binary_gold, row_key
 from causal_oracle.entry.limits import Limits
 from causal_oracle.entry.registry import (
     Family,
+    Generator,
     GoldJudgement,
     Item,
     Judgement,
@@ -156,6 +157,10 @@ class Cladder(Family[CladderQuestion, CladderSolution]):
 
     def detect(self, text: str) -> bool:
         return looks_like_cladder(text)
+
+    def generators(self) -> tuple[Generator, ...]:
+        from causal_oracle.entry.families.cladder_generator import GENERATOR  # on first use
+        return (GENERATOR,)
 
     def parse(self, text: str, options: Options) -> CladderQuestion:
         return parse_cladder(text)

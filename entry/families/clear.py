@@ -20,13 +20,22 @@ Rows: ``{"description", "question", "answer", "question_type", "task_type", …}
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from causal_oracle.entry.audit_record import Drawing, Facet, Picture
 from causal_oracle.entry.audit_record import Outcome as Audit
+from causal_oracle.entry.families.clear_notation import OPTIONS, quoted_set
 from causal_oracle.entry.families.drawing import digraph
-from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
+from causal_oracle.entry.registry import (
+    Family,
+    Generator,
+    GoldJudgement,
+    Item,
+    Judgement,
+    Options,
+    Rendered,
+)
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.clear import tasks as solver
 from causal_oracle.oracle.clear.model import GraphKind, MixedGraph, QType, Question, Task, Walk
@@ -37,15 +46,9 @@ from causal_oracle.parser.clear import looks_like_clear, parse_answer, parse_ite
 from causal_oracle.parser.replies import MAX_SPAN, Reply, prepare, too_long
 
 TASK = "CLEAR"
-OPTIONS = "ABCD"  #: CLEAR's multiple-choice option letters
 
 
 # ---- formatting ---------------------------------------------------------------------
-def quoted_set(names: Sequence[str]) -> str:
-    """A node set as CLEAR writes it, in the order given: ``{'A', 'B'}``, ``set()``."""
-    return "{" + ", ".join(f"'{v}'" for v in names) + "}" if names else "set()"
-
-
 def _set_text(s: frozenset[str]) -> str:
     return quoted_set(sorted(s))
 
@@ -253,6 +256,10 @@ class Clear(Family[Question, solver.Solution]):
 
     def detect(self, text: str) -> bool:
         return looks_like_clear(text)
+
+    def generators(self) -> tuple[Generator, ...]:
+        from causal_oracle.entry.families.clear_generator import GENERATOR  # on first use
+        return (GENERATOR,)
 
     def parse(self, text: str, options: Options) -> Question:
         return parse_item(text)

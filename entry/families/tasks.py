@@ -28,8 +28,17 @@ from typing import Any, ClassVar
 
 from causal_oracle.entry.audit_record import Drawing, Facet, Picture
 from causal_oracle.entry.families.drawing import digraph, path_edges
+from causal_oracle.entry.families.ie_templates import template_task_row
 from causal_oracle.entry.gold import binary_gold, row_key
-from causal_oracle.entry.registry import Family, GoldJudgement, Item, Judgement, Options, Rendered
+from causal_oracle.entry.registry import (
+    Family,
+    Generator,
+    GoldJudgement,
+    Item,
+    Judgement,
+    Options,
+    Rendered,
+)
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.reasoning.facts import dag_facts
 from causal_oracle.oracle.reasoning.model import Facts
@@ -225,6 +234,10 @@ class CIBench(_TaskFamily):
     def detect(self, text: str) -> bool:
         return detect_task(text) in self.tasks
 
+    def generators(self) -> tuple[Generator, ...]:
+        from causal_oracle.entry.families.cibench_generator import GENERATOR  # on first use
+        return (GENERATOR,)
+
     def parse(self, text: str, options: Options) -> Question:
         task = options.task.upper() if options.task and options.task.upper() in self.tasks \
             else None
@@ -291,6 +304,11 @@ class InterventionEffect(_TaskFamily):
         if not raw.get("id") and raw.get("source") and raw.get("row"):
             key = f"{raw['source']}:{raw['row']}"
         return Item(self.name, "IE", str(raw["prompt"]), gold, binary_gold(gold), key, raw)
+
+    def template_row(self, raw: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """A row of an upstream template file (``dag|prompt|question|label``) as an IE
+        row (``entry.families.ie_templates``)."""
+        return template_task_row(raw)
 
     facets: ClassVar[tuple[Facet, ...]] = (Facet("task", "by_task"), Facet("kind"))
 

@@ -35,6 +35,7 @@ from enum import StrEnum
 from fractions import Fraction
 from itertools import permutations
 
+from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.memo import memoised
 
 Lit = tuple[int, int]
@@ -108,11 +109,17 @@ class Interval:
 
 @dataclass(frozen=True, slots=True)
 class Graph:
-    """A DAG over named binary variables: ``parents[i]`` is the bitmask of i's parents."""
+    """A DAG over named binary variables: ``parents[i]`` is the bitmask of i's parents.
+    Its structure (descendants, acyclicity) is the one DAG type's, ``dag``
+    (``oracle.graph``); the names and which variables are observed are CLadder's."""
 
     names: tuple[str, ...]
     parents: tuple[int, ...]
     observed: tuple[bool, ...]
+    dag: Dag = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dag", Dag(len(self.names), self.parents))
 
     @classmethod
     def build(cls, names: Sequence[str], edges: Iterable[tuple[str, str]],
@@ -138,24 +145,17 @@ class Graph:
         return tuple((a, b) for b in range(self.n) for a in self.parents_of(b))
 
     def descendants(self, v: int) -> int:
-        """Bitmask of v's descendants, v excluded."""
-        out, frontier = 0, 1 << v
-        for _ in range(self.n):  # at most n rounds in a DAG
-            nxt = 0
-            for i in range(self.n):
-                if self.parents[i] & frontier and not out >> i & 1:
-                    nxt |= 1 << i
-            if not nxt:
-                break
-            out |= nxt
-            frontier = nxt
-        return out
+        """Bitmask of v's descendants, v excluded (``Dag.descendants``)."""
+        return self.dag.descendants(v)
 
     def is_ancestor(self, a: int, b: int) -> bool:
         """Whether there is a directed path a ⇝ b (a ≠ b)."""
         return bool(self.descendants(a) >> b & 1)
 
     def topological(self) -> tuple[int, ...]:
+        """The variables, each after its parents: in passes over the indices, a variable
+        placed as soon as its parents are (the order CLadder's derivations are written
+        in; ``Dag.topological_order`` orders ready variables first-in first-out)."""
         order: list[int] = []
         placed = 0
         for _ in range(self.n):
@@ -166,7 +166,7 @@ class Graph:
         return tuple(order)
 
     def is_acyclic(self) -> bool:
-        return len(self.topological()) == self.n
+        return self.dag.is_acyclic()
 
     def lit(self, lit: Lit) -> str:
         """``name=value`` for messages and formulas."""

@@ -9,7 +9,8 @@ the variant picks among wordings of one form ("minimal", "maximal", "shortest",
 of the d-separation find-one questions), with placeholders ``{x}`` ``{y}`` (the nodes
 asked about), ``{p}`` (a path), ``{w}`` (the relation, structure or class word) and
 ``{s}`` (the yes/no subject).  ``GRAPHS`` says which graph types each task is asked of,
-and ``SUPPORT`` both, per task.  Every form here is one ``parser/clear.py`` reads.
+and ``SUPPORT`` both, per task.  Every form here is one ``parser/clear.py`` reads
+(option letters and node sets are written as ``entry.families.clear_notation`` says).
 
     >>> TEMPLATES[(Task.TWO_NODE, QType.YN, "")].format(s="B", w="parents", x="C")
     'Is node B one of parents of node C?'

@@ -5,7 +5,7 @@ causation about small Bernoulli models over ten graph families, each told as a *
 (``alarm``: husband → wife → alarm clock) or with nonsense words.  Here every item is
 drawn as the benchmark's generator draws it:
 
-1. a graph family and a story that tells it (``entry.ladder_wording``: the benchmark's
+1. a graph family and a story that tells it (``entry.families.cladder_wording``: the benchmark's
    own vocabulary; the ten ``nonsense`` stories tell every family; an anti-commonsense
    variant replaces X or Y by an unrelated attribute), the background
    written in CLadder's words ("X has a direct effect on Y and Z.", "V is unobserved.");
@@ -48,10 +48,12 @@ oracle used (backdoor adjustment, frontdoor, mediation formula, …) is recorded
 benchmark's own given information are left out (``NOT_IDENTIFIED``); cells whose label
 no model can change (``FIXED_LABEL``) are drawn only for that label.
 
-    >>> item = draw(LadderKnobs(query_types=("ate",), graphs=("mediation",)), random.Random(1))
+    >>> from causal_oracle.entry import default
+    >>> knobs = LadderKnobs(query_types=("ate",), graphs=("mediation",))
+    >>> item = draw(knobs, random.Random(1), default())
     >>> item["difficulty"]["query_type"], item["difficulty"]["rung"], item["answer"]
     ('ate', 2, 'yes')
-    >>> item == draw(LadderKnobs(query_types=("ate",), graphs=("mediation",)), random.Random(1))
+    >>> item == draw(knobs, random.Random(1), default())
     True
 """
 
@@ -65,7 +67,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from causal_oracle.entry.ladder_wording import (
+from causal_oracle.entry.families.cladder_wording import (
     GRAPHS,
     LETTERS,
     NONSENSE,
@@ -79,7 +81,8 @@ from causal_oracle.entry.ladder_wording import (
     stories_for,
     story,
 )
-from causal_oracle.entry.service import Service, default
+from causal_oracle.entry.family_records import Generator
+from causal_oracle.entry.oracle_protocol import Oracle
 from causal_oracle.oracle.errors import InputError
 
 MAX_DRAWS = 200  # models drawn for one item before the knobs are declared unsatisfiable
@@ -264,10 +267,10 @@ def margin(query: str, bounds: Sequence[str] | None) -> float | None:
     return float(min(abs(lo - point), abs(hi - point)))
 
 
-def draw(knobs: LadderKnobs, rng: random.Random, service: Service | None = None
+def draw(knobs: LadderKnobs, rng: random.Random, service: Oracle
          ) -> dict[str, Any]:
-    """One item meeting ``knobs``, drawn with ``rng``; ``InputError`` when ``MAX_DRAWS``
-    models gave none."""
+    """One item meeting ``knobs``, drawn with ``rng`` and answered by ``service`` (the
+    entry layer's ``Service``); ``InputError`` when ``MAX_DRAWS`` models gave none."""
     knobs.validate()
     target = rng.choice(("yes", "no")) if knobs.balanced else None
     cells = knobs.cells(target)
@@ -276,7 +279,6 @@ def draw(knobs: LadderKnobs, rng: random.Random, service: Service | None = None
                          f"{target!r}, so labels cannot be balanced (balanced): {knobs}")
     query = rng.choice(tuple(dict.fromkeys(q for q, _ in cells)))  # query types uniform
     graph = rng.choice([g for q, g in cells if q == query])
-    service = service or default()
     try:
         return _search(knobs, query, graph, target, rng, service)
     except InputError:
@@ -291,7 +293,7 @@ def draw(knobs: LadderKnobs, rng: random.Random, service: Service | None = None
         raise
 
 
-def probe(knobs: LadderKnobs, service: Service | None = None) -> None:
+def probe(knobs: LadderKnobs, service: Oracle) -> None:
     """``InputError`` naming the knobs when some (query type, graph, label) a draw may
     choose yields no item (searched once each with a fixed seed)."""
     knobs.validate()
@@ -301,11 +303,11 @@ def probe(knobs: LadderKnobs, service: Service | None = None) -> None:
             raise InputError(f"no query type and graph of these knobs can be answered "
                              f"{target!r}, so labels cannot be balanced (balanced): {knobs}")
         for query, graph in cells:
-            _search(knobs, query, graph, target, random.Random(0), service or default())
+            _search(knobs, query, graph, target, random.Random(0), service)
 
 
 def _search(knobs: LadderKnobs, query: str, graph: str, target: str | None,
-            rng: random.Random, service: Service) -> dict[str, Any]:
+            rng: random.Random, service: Oracle) -> dict[str, Any]:
     tellers = stories_for(graph, knobs.stories, query)
     for _ in range(MAX_DRAWS):
         variant = rng.choice(tellers)
@@ -355,6 +357,8 @@ def _search(knobs: LadderKnobs, query: str, graph: str, target: str | None,
                      f"{MAX_DRAWS} draws (min_margin/max_margin, stories): {knobs}")
 
 
-__all__ = ["FIXED_LABEL", "GRAPHS", "MAX_DRAWS", "NOT_IDENTIFIED", "NO_MARGIN", "QUERY_TYPES",
-           "RUNGS",
-           "STORIES", "TERMS", "LadderKnobs", "draw", "probe"]
+#: the generator the CLadder family offers (``Family.generators``): ``causal_ladder``
+GENERATOR = Generator("causal_ladder", LadderKnobs, draw, probe)
+
+__all__ = ["FIXED_LABEL", "GENERATOR", "GRAPHS", "MAX_DRAWS", "NOT_IDENTIFIED", "NO_MARGIN",
+           "QUERY_TYPES", "RUNGS", "STORIES", "TERMS", "LadderKnobs", "draw", "probe"]

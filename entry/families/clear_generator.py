@@ -5,10 +5,10 @@ text and asks one question about it.  Here the graphs are drawn at random, writt
 asked in CLEAR's own words, and answered by the oracle, so an endless seeded supply of
 items with certified answers replaces the benchmark's 2,808 fixed ones.
 
-The work is split by concept: ``entry.procedural_graph_draw`` defines the graph types,
-paths and colliders and draws a graph; ``entry.procedural_graph_text`` defines the task
+The work is split by concept: ``entry.families.clear_generator_draw`` defines the graph types,
+paths and colliders and draws a graph; ``entry.families.clear_generator_text`` defines the task
 and question types and writes a question and its candidate subjects;
-``entry.procedural_graph_knobs`` says what an item must measure; this module asks the
+``entry.families.clear_generator_knobs`` says what an item must measure; this module asks the
 oracle, labels the candidates, and searches until an item meets the knobs.
 
 Generation
@@ -30,22 +30,22 @@ otherwise: a bug, never an item).  The item is *kept only if its measured quanti
 fall inside the knobs*.
 
 Graphs have at most ``MAX_EDGES`` edges (``EDGE_CAPS`` for the tasks whose oracle work
-grows fastest), as CLEAR's do; the knobs are listed in ``entry.procedural_graph_knobs``.
+grows fastest), as CLEAR's do; the knobs are listed in ``entry.families.clear_generator_knobs``.
 
 Examples
 --------
 >>> knobs = GraphKnobs(task_types=("2_node_relation",), question_types=("HM",),
 ...                    graph_types=("DAG",), min_nodes=4, max_nodes=4)
->>> item = draw(knobs, random.Random(4))
+>>> from causal_oracle.entry import default
+>>> item = draw(knobs, random.Random(4), default())
 >>> print(item["question"])
 Given a DAG (directed acyclic graph) with nodes J, U, X, L and directed edges L->J, U->J.
 How many descendants does node L have?
 >>> item["answer"], item["task"], item["difficulty"]["edge_density"]
 ('1', 'CLEAR', 0.333333)
->>> from causal_oracle.entry import default
 >>> default().grade(item["item"], item["answer"], item["task"]).correct
 True
->>> item == draw(knobs, random.Random(4))
+>>> item == draw(knobs, random.Random(4), default())
 True
 """
 
@@ -55,20 +55,15 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from causal_oracle.entry.clear_wording import (
-    TEMPLATES,
-    WORDS,
-    GraphType,
-)
-from causal_oracle.entry.procedural_graph_draw import (
+from causal_oracle.entry.families.clear_generator_draw import (
     EDGE_CAPS,
     LETTERS,
     MAX_EDGES,
     Graph,
     draw_graph,
 )
-from causal_oracle.entry.procedural_graph_knobs import GraphKnobs
-from causal_oracle.entry.procedural_graph_text import (
+from causal_oracle.entry.families.clear_generator_knobs import GraphKnobs
+from causal_oracle.entry.families.clear_generator_text import (
     Candidate,
     Form,
     random_candidates,
@@ -76,8 +71,14 @@ from causal_oracle.entry.procedural_graph_text import (
     rendered,
     walk_text,
 )
+from causal_oracle.entry.families.clear_wording import (
+    TEMPLATES,
+    WORDS,
+    GraphType,
+)
+from causal_oracle.entry.family_records import Generator
+from causal_oracle.entry.oracle_protocol import SolvingOracle as Solving
 from causal_oracle.entry.registry import Options
-from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.clear.model import QType, Task
 from causal_oracle.oracle.clear.tasks import item_text
 from causal_oracle.oracle.errors import CertificateRejected, InputError
@@ -127,7 +128,7 @@ def _anchors(task: Task, graph: Graph, rng: random.Random) -> list[dict[str, str
 class _Asker:
     """One item's conversation with the oracle (text in, certified answers out)."""
 
-    def __init__(self, service: Service, graph: Graph) -> None:
+    def __init__(self, service: Solving, graph: Graph) -> None:
         self.service, self.graph = service, graph
         self.description = graph.description()
         self.family = service.registry.get(TASK)
@@ -262,10 +263,11 @@ def _form(forms: dict[Task, tuple[tuple[QType, ...], tuple[GraphType, ...]]],
     return form
 
 
-def draw(knobs: GraphKnobs, rng: random.Random, service: Service | None = None
+def draw(knobs: GraphKnobs, rng: random.Random, service: Solving
          ) -> dict[str, Any]:
-    """One item meeting ``knobs``, drawn with ``rng`` (deterministic in its state);
-    ``InputError`` naming the knobs when ``MAX_DRAWS`` graphs gave none.
+    """One item meeting ``knobs``, drawn with ``rng`` (deterministic in its state) and
+    answered by ``service`` (the entry layer's ``Service``); ``InputError`` naming the
+    knobs when ``MAX_DRAWS`` graphs gave none.
 
     A form that ``FORM_DRAWS`` graphs could not ask (e.g. "which is NOT an edge" of
     graphs with two edges) gives way to another task of the same question type (and,
@@ -282,10 +284,10 @@ def draw(knobs: GraphKnobs, rng: random.Random, service: Service | None = None
     forms = knobs.forms()
     form = _form(forms, rng)
     target = rng.choice((True, False)) if knobs.balanced else None
-    return _search(knobs, forms, form, target, rng, service or default())
+    return _search(knobs, forms, form, target, rng, service)
 
 
-def probe(knobs: GraphKnobs, service: Service | None = None) -> None:
+def probe(knobs: GraphKnobs, service: Solving) -> None:
     """``InputError`` naming the knobs when a yes/no target a balanced draw may choose (or
     any item, unbalanced) is not found (searched once each with a fixed seed): an
     infeasible combination fails when a dataset is made, not at the item that asks."""
@@ -293,12 +295,12 @@ def probe(knobs: GraphKnobs, service: Service | None = None) -> None:
     forms = knobs.forms()
     for target in ((True, False) if knobs.balanced else (None,)):
         rng = random.Random(0)
-        _search(knobs, forms, _form(forms, rng), target, rng, service or default())
+        _search(knobs, forms, _form(forms, rng), target, rng, service)
 
 
 def _search(knobs: GraphKnobs, forms: dict[Task, tuple[tuple[QType, ...],
                                                         tuple[GraphType, ...]]],
-            form: Form, target: bool | None, rng: random.Random, service: Service
+            form: Form, target: bool | None, rng: random.Random, service: Solving
             ) -> dict[str, Any]:
     """An item of ``form`` (or, when it cannot be asked, of forms drawn after it) whose
     yes/no answer is ``target`` (None: any); ``InputError`` after ``MAX_DRAWS`` graphs."""
@@ -327,5 +329,8 @@ def _search(knobs: GraphKnobs, forms: dict[Task, tuple[tuple[QType, ...],
                      f"graphs: {knobs}")
 
 
-__all__ = ["FORM_DRAWS", "MAX_DRAWS", "TASK", "draw", "probe"]
+#: the generator the CLEAR family offers (``Family.generators``): ``causal_graph``
+GENERATOR = Generator("causal_graph", GraphKnobs, draw, probe)
+
+__all__ = ["FORM_DRAWS", "GENERATOR", "MAX_DRAWS", "TASK", "draw", "probe"]
 

@@ -1,7 +1,7 @@
 """The knobs of the procedural CLEAR generator: what an item must measure.
 
 A dataset asks for items by *knobs*, and every item drawn is kept only if its measured
-quantities fall inside them (``entry.procedural_graph`` draws; this module says what is
+quantities fall inside them (``entry.families.clear_generator`` draws; this module says what is
 allowed and checks that the combination can be met at all):
 
 ==========================  ===============================================================
@@ -46,14 +46,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.clear_wording import (
+from causal_oracle.entry.families.clear_generator_draw import EDGE_CAPS, MAX_EDGES, MAX_NODES
+from causal_oracle.entry.families.clear_wording import (
     GRAPH_TYPES,
     QUESTION_TYPES,
     SUPPORT,
     TASK_TYPES,
     GraphType,
 )
-from causal_oracle.entry.procedural_graph_draw import EDGE_CAPS, MAX_EDGES, MAX_NODES
 from causal_oracle.oracle.clear.model import QType, Task
 from causal_oracle.oracle.errors import InputError
 

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.clear_wording import (
+from causal_oracle.entry.families.clear_wording import (
     ADMGS,
     GraphType,
 )

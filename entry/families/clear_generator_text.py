@@ -28,13 +28,13 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from causal_oracle.entry.clear_wording import (
+from causal_oracle.entry.families.clear_generator_draw import LETTERS, Edge, Graph
+from causal_oracle.entry.families.clear_notation import OPTIONS, quoted_set
+from causal_oracle.entry.families.clear_wording import (
     ADMGS,
     TEMPLATES,
     GraphType,
 )
-from causal_oracle.entry.families.clear import OPTIONS, quoted_set
-from causal_oracle.entry.procedural_graph_draw import LETTERS, Edge, Graph
 from causal_oracle.oracle.clear.graph import is_acyclic
 from causal_oracle.oracle.clear.model import GraphKind, MixedGraph, QType, Task, Walk
 

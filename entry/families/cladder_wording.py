@@ -11,7 +11,7 @@ every family; an *anti-commonsense* variant replaces X or Y of a story by an unr
 attribute of the story's subject ("speaks english").
 
 This module writes what CLadder writes — the background, the deterministic mechanisms,
-each query type's question — for ``entry.procedural_ladder``, which draws the models
+each query type's question — for ``entry.families.cladder_generator``, which draws the models
 and lets the oracle answer the text.  It never decides an answer.
 
     >>> words = Words(story("alarm"), LETTERS["mediation"])

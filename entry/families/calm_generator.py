@@ -37,10 +37,11 @@ What an item measures is in ``difficulty``: ``kind``, ``task``, ``num_nodes``,
 ``num_edges``, ``confounders`` (CEI's bidirected edges), ``option_size`` (the right
 option's size).
 
-    >>> item = draw(CalmKnobs(kinds=("AR",)), random.Random(3))
+    >>> from causal_oracle.entry import default
+    >>> item = draw(CalmKnobs(kinds=("AR",)), random.Random(3), default())
     >>> item["task"], item["answer"] in ("Yes", "No")
     ('AR-B_CaLM-AR', True)
-    >>> item == draw(CalmKnobs(kinds=("AR",)), random.Random(3))
+    >>> item == draw(CalmKnobs(kinds=("AR",)), random.Random(3), default())
     True
 """
 
@@ -51,10 +52,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.families.calm import FAMILY as CALM
-from causal_oracle.entry.families.calm import part_of
+from causal_oracle.entry.families.calm_graph import PART
+from causal_oracle.entry.family_records import Generator
+from causal_oracle.entry.oracle_protocol import SolvingOracle
 from causal_oracle.entry.registry import Options
-from causal_oracle.entry.service import Service, default
 from causal_oracle.oracle.calm.choose import relation, why_not
 from causal_oracle.oracle.calm.model import CalmGraph, Choice, Criterion, Relation, RelationKind
 from causal_oracle.oracle.errors import InputError
@@ -211,24 +212,26 @@ def _drawn(knobs: CalmKnobs, task: str, rng: random.Random, label: Any
     return _relation(knobs, task, rng, label)
 
 
-def _answered(service: Service, task: str, drawn: dict[str, Any]) -> dict[str, Any] | None:
+def _answered(service: SolvingOracle, task: str, drawn: dict[str, Any]
+              ) -> dict[str, Any] | None:
     """The item as the oracle answers its text, or None when the answer is not the one
     answer under every reading (degenerate, ambiguous, reading-dependent: any audit
-    cause class of the CaLM part)."""
-    item = CALM.row({**drawn["record"], "index": 0, "task": task, "lang": "EN"})
+    cause class of the CaLM graph part)."""
+    family = service.registry.get(task)
+    item = family.row({**drawn["record"], "index": 0, "task": task, "lang": "EN"})
     if item is None:
         raise InputError(f"the CaLM family did not read a drawn {task} record")
     answered = service.answer(item.prompt, task)
-    question, solution = service.solved(CALM, item.prompt, Options(task))
+    question, solution = service.solved(family, item.prompt, Options(task))
     with service.scope():
-        if part_of(task).causes(question, solution, None):
+        if PART.causes(question, solution, None):
             return None
     return {"question": item.prompt, "answer": answered.answer_text, "item": item.prompt,
             "task": task}
 
 
 def _item(knobs: CalmKnobs, kind: str, task: str, label: Any, rng: random.Random,
-          service: Service) -> dict[str, Any]:
+          service: SolvingOracle) -> dict[str, Any]:
     for _ in range(MAX_DRAWS):
         drawn = _drawn(knobs, task, rng, label)
         if drawn is None:
@@ -261,26 +264,28 @@ def _labels(knobs: CalmKnobs, task: str) -> tuple[Any, ...]:
     return (1, 2, 3) if task in _CHOICES else (True, False)
 
 
-def draw(knobs: CalmKnobs, rng: random.Random, service: Service | None = None
-         ) -> dict[str, Any]:
-    """One item: ``question`` (CaLM's basic EN prompt), ``answer`` (the oracle's),
+def draw(knobs: CalmKnobs, rng: random.Random, service: SolvingOracle) -> dict[str, Any]:
+    """One item, answered by ``service`` (the entry layer's ``Service``): ``question``
+    (CaLM's basic EN prompt), ``answer`` (the oracle's),
     ``item``/``task`` (what a reply is graded against), ``difficulty``; ``InputError``
     naming the knobs when ``MAX_DRAWS`` graphs give none.  The kind, the task and (when
     balanced) the label or the right option's place are drawn first, uniformly."""
     kind = rng.choice(knobs.kinds)
     task = rng.choice(_tasks(knobs, kind))
     label = rng.choice(_labels(knobs, task))
-    return _item(knobs, kind, task, label, rng, service or default())
+    return _item(knobs, kind, task, label, rng, service)
 
 
-def probe(knobs: CalmKnobs) -> None:
+def probe(knobs: CalmKnobs, service: SolvingOracle) -> None:
     """``InputError`` naming the knobs when some kind, task or label the knobs allow
     cannot be drawn (one search each, fixed seed)."""
-    service = default()
     for kind in knobs.kinds:
         for task in _tasks(knobs, kind):
             for label in _labels(knobs, task):
                 _item(knobs, kind, task, label, random.Random(f"{task}:{label}"), service)
 
 
-__all__ = ["DENSITIES", "KINDS", "MAX_DRAWS", "CalmKnobs", "draw", "probe"]
+#: the generator the CaLM family offers (``Family.generators``): ``calm_graph``
+GENERATOR = Generator("calm_graph", CalmKnobs, draw, probe)
+
+__all__ = ["DENSITIES", "GENERATOR", "KINDS", "MAX_DRAWS", "CalmKnobs", "draw", "probe"]

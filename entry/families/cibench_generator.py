@@ -7,7 +7,7 @@ so the project's CI-Bench parser reads them and the oracle answers them like any
 benchmark item.
 
 A drawn system's tiered DAG, names and rules, and the prompt as upstream writes it,
-are defined in ``entry.procedural_cibench_system`` (with the four tasks); this module
+are defined in ``entry.families.cibench_system`` (with the four tasks); this module
 draws an item whose measured quantities meet the knobs.
 
 Generation
@@ -43,12 +43,13 @@ knob                           measured as
 
 Examples
 --------
->>> item = draw(CIBenchKnobs(tasks=("BA",), min_nodes=5, max_nodes=5, balanced=True),
-...             random.Random(3))
->>> item["task"], item["difficulty"]["num_nodes"], item == draw(
-...     CIBenchKnobs(tasks=("BA",), min_nodes=5, max_nodes=5, balanced=True), random.Random(3))
-('BA', 5, True)
 >>> from causal_oracle.entry import default
+>>> item = draw(CIBenchKnobs(tasks=("BA",), min_nodes=5, max_nodes=5, balanced=True),
+...             random.Random(3), default())
+>>> item["task"], item["difficulty"]["num_nodes"], item == draw(
+...     CIBenchKnobs(tasks=("BA",), min_nodes=5, max_nodes=5, balanced=True), random.Random(3),
+...     default())
+('BA', 5, True)
 >>> default().grade(item["item"], item["answer"], "BA").correct
 True
 """
@@ -59,7 +60,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.procedural_cibench_system import (
+from causal_oracle.entry.families.cibench_system import (
     Edge,
     Event,
     allowed_pairs,
@@ -71,7 +72,8 @@ from causal_oracle.entry.procedural_cibench_system import (
     rules_prompt,
     tiers_of,
 )
-from causal_oracle.entry.service import Service, default
+from causal_oracle.entry.family_records import Generator
+from causal_oracle.entry.oracle_protocol import Oracle
 from causal_oracle.oracle.errors import BudgetExceeded, InputError
 
 TASKS = ("CP", "BA", "FI", "CI")
@@ -159,17 +161,18 @@ def _labels(knobs: CIBenchKnobs, task: str) -> list[bool]:
             and (knobs.min_adjustment_size == 0 if not v else knobs.max_adjustment_size >= 1)]
 
 
-def _answer(service: Service, prompt: str, task: str) -> Any | None:
+def _answer(service: Oracle, prompt: str, task: str) -> Any | None:
     try:
         return service.answer(prompt, task, explain=False)
     except BudgetExceeded:
         return None
 
 
-def draw(knobs: CIBenchKnobs, rng: random.Random, service: Service | None = None
+def draw(knobs: CIBenchKnobs, rng: random.Random, service: Oracle
          ) -> dict[str, Any]:
-    """One item meeting ``knobs``, drawn with ``rng``; ``InputError`` naming the knobs when
-    ``MAX_DRAWS`` attempts gave none.
+    """One item meeting ``knobs``, drawn with ``rng`` and answered by ``service`` (the
+    entry layer's ``Service``); ``InputError`` naming the knobs when ``MAX_DRAWS``
+    attempts gave none.
 
     Returns ``question`` (the prompt a model sees), ``answer`` (the oracle's answer text),
     ``item`` (the text the oracle answered: the prompt), ``task``, ``difficulty`` (the
@@ -180,10 +183,10 @@ def draw(knobs: CIBenchKnobs, rng: random.Random, service: Service | None = None
     task = rng.choice(tuple(knobs.tasks))
     name_type = rng.choice(tuple(knobs.name_types))
     target = _targets(knobs, task, rng)
-    return _search(knobs, task, name_type, target, rng, service or default())
+    return _search(knobs, task, name_type, target, rng, service)
 
 
-def probe(knobs: CIBenchKnobs, service: Service | None = None) -> None:
+def probe(knobs: CIBenchKnobs, service: Oracle) -> None:
     """``InputError`` naming the knobs when some task (and, balanced, some label of a CP or
     BA item) a draw may choose yields no item (searched once each with a fixed seed): an
     infeasible combination fails when a dataset is made, not at the item that asks for it."""
@@ -194,11 +197,11 @@ def probe(knobs: CIBenchKnobs, service: Service | None = None) -> None:
             labels = tuple((label,) for label in _labels(knobs, task))
         for target in labels:
             _search(knobs, task, next(iter(knobs.name_types)), target, random.Random(0),
-                    service or default())
+                    service)
 
 
 def _search(knobs: CIBenchKnobs, task: str, name_type: str,
-            target: tuple[bool, ...] | None, rng: random.Random, service: Service
+            target: tuple[bool, ...] | None, rng: random.Random, service: Oracle
             ) -> dict[str, Any]:
     """A ``task`` item with ``name_type`` names and the label ``target`` (None: any),
     searched with ``rng``; ``InputError`` naming the knobs when ``MAX_DRAWS`` gave none."""
@@ -235,7 +238,7 @@ def _result(prompt: str, task: str, answer: Any, difficulty: dict[str, Any],
 
 def _graph_item(knobs: CIBenchKnobs, task: str, name_type: str, shape: tuple[int, ...],
                 edges: tuple[Edge, ...], names: tuple[str, ...],
-                target: tuple[bool, ...] | None, rng: random.Random, service: Service
+                target: tuple[bool, ...] | None, rng: random.Random, service: Oracle
                 ) -> dict[str, Any] | None:
     tier = tiers_of(shape)
     last = len(shape) - 1
@@ -283,7 +286,7 @@ def _graph_item(knobs: CIBenchKnobs, task: str, name_type: str, shape: tuple[int
 
 def _rules_item(knobs: CIBenchKnobs, task: str, shape: tuple[int, ...],
                 edges: tuple[Edge, ...], names: tuple[str, ...],
-                target: tuple[bool, ...] | None, rng: random.Random, service: Service
+                target: tuple[bool, ...] | None, rng: random.Random, service: Oracle
                 ) -> dict[str, Any] | None:
     n = len(names)
     tier = tiers_of(shape)
@@ -331,5 +334,9 @@ def _rules_item(knobs: CIBenchKnobs, task: str, shape: tuple[int, ...],
     return _result(prompt, task, answer, difficulty, truth)
 
 
-__all__ = ["MAX_DRAWS", "MAX_NODES", "NAME_TYPES", "TASKS", "CIBenchKnobs", "draw", "probe"]
+#: the generator the CI-Bench family offers (``Family.generators``): ``causal_cibench``
+GENERATOR = Generator("causal_cibench", CIBenchKnobs, draw, probe)
+
+__all__ = ["GENERATOR", "MAX_DRAWS", "MAX_NODES", "NAME_TYPES", "TASKS", "CIBenchKnobs", "draw",
+           "probe"]
 

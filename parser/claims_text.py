@@ -146,17 +146,19 @@ _TOKEN = re.compile(
 _ARROW_NAMES = dict(_ARROWS)
 
 
-def sentences(text: str) -> list[list[Token]]:
-    """The reply's sentences as token lists (questions and over-long ones left out).
+def sentences(text: str, start: int = 0, stop: int | None = None) -> list[list[Token]]:
+    """The sentences of ``text[start:stop]`` as token lists (questions and over-long ones
+    left out; spans index ``text``).
 
     One pass of one regular expression whose every alternative consumes what it
     matches (no nested repetition: linear in the reply's length)."""
     out: list[list[Token]] = []
     current: list[Token] = []
-    begin = 0
+    stop = len(text) if stop is None else stop
+    begin = start
     quoted = False
     word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(text, start, stop):
         group = match.lastindex  # 1 end, 2 number, 3 word, 4 arrow, 5 symbol, 6 quote
         at, to = match.span()
         if group == 1:
@@ -180,7 +182,7 @@ def sentences(text: str) -> list[list[Token]]:
             current.append(Token(raw, at, to, symbol))
         else:
             quoted = not quoted if raw in "'\"`" else raw in "‘“"
-    if current and len(text) - begin <= limit:
+    if current and stop - begin <= limit:
         out.append(current)
     return out
 
@@ -375,12 +377,14 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
     return [p for p in parts if p]
 
 
-def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
-    """The clauses of ``text`` that may hold a claim (see the module docstring)."""
+def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
+            stop: int | None = None) -> list[Clause]:
+    """The clauses of ``text[start:stop]`` that may hold a claim (see the module
+    docstring)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
     var = Kind.VAR
-    for sentence in sentences(text):
+    for sentence in sentences(text, start, stop):
         if not HEDGES.isdisjoint([t.text for t in sentence]):
             continue
         bound = table.bind(sentence)

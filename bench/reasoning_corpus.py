@@ -5,10 +5,11 @@ Run from the repository root:
     .venv/bin/python bench/reasoning_corpus.py
 
 For each file of ``tests/data/reasoning/`` (hand-written chains in English and
-Chinese, SmolLM2 replies, the perturbation corpus) and each family: claims annotated, claims read, precision (read
-claims that match an annotation), recall (annotations matched by a read claim), right
-verdicts among the matched, planted false claims found false with a witness, false
-positives (claims read where none is annotated), and contradictions reported.
+Chinese, SmolLM2 replies, the perturbation corpus) and each family: claims annotated,
+claims read, precision (read claims that match an annotation), recall (annotations
+matched by a read claim), right verdicts among the matched, planted false claims found
+false with a witness, false positives (claims read where none is annotated), and
+contradictions reported.
 """
 
 from __future__ import annotations

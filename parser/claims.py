@@ -10,6 +10,11 @@ does not parse whole is no claim: it is skipped, never guessed.  A clause whose 
 are not all in the grammar's vocabulary is skipped before parsing, which keeps the
 reader fast on prose.
 
+Reasoning inside ``<think>…</think>`` (or an unclosed ``<think>``) is read like any
+other text: the tags are line breaks of their own length (``untagged``), so spans index
+the reply as given.  A sentence with a CJK ideograph is read by the Chinese templates
+(``parser.claims_zh``), any other by the English ones.
+
 Negation is read ("A is not a cause of C" → ``polarity`` False; "A and B are
 dependent" → an independence claim with polarity False); subjects may be lists ("A
 and B cause C" → two claims); an arrow chain ("A -> B <- C") claims each of its edges.
@@ -132,6 +137,8 @@ def read_claims(text: str, names: tuple[str, ...] | Names,
     in reading order."""
     out: list[Claim] = []
     table = names if isinstance(names, Names) else Names(names, aliases)
+    if "think" in text:
+        text = untagged(text)
     if not has_chinese(text):
         for clause in clauses(text, table):
             out.extend(read_clause(clause))
@@ -139,6 +146,22 @@ def read_claims(text: str, names: tuple[str, ...] | Names,
                 return out[:MAX_CLAIMS]
         return out
     return _read_mixed(text, table)
+
+
+#: reasoning-block tags, longest first: each becomes a line break padded to its length
+_TAGS = ("</thinking>", "<thinking>", "</think>", "<think>")
+
+
+def untagged(text: str) -> str:
+    """``text`` with its ``<think>``/``</think>`` (and ``<thinking>``) tags made line
+    breaks of the same length: the reasoning inside a block — closed, left open, or
+    closed by a ``</think>`` whose opening tag was in the prompt — is read like any
+    other, and every span still indexes the reply as given.  One ``str.replace`` per
+    tag (no pattern between tags)."""
+    for tag in _TAGS:
+        if tag in text:
+            text = text.replace(tag, "\n" + " " * (len(tag) - 1))
+    return text
 
 
 def _read_mixed(text: str, table: Names) -> list[Claim]:
@@ -165,4 +188,4 @@ def vocabulary() -> frozenset[str]:
     return _parser()[1]
 
 
-__all__ = ["MAX_CLAIMS", "read_claims", "read_clause", "vocabulary"]
+__all__ = ["MAX_CLAIMS", "read_claims", "read_clause", "untagged", "vocabulary"]

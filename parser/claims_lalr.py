@@ -12,10 +12,12 @@ clauses are none.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import Any
 
 from lark import Lark, Token
 from lark.lexer import Lexer, PatternStr
+from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders
 from lark.parsers.lalr_analysis import Shift
 
 from causal_oracle.parser.claims_templates import NotAClaim
@@ -82,9 +84,10 @@ class Automaton:
         table, callbacks = inner.parse_table, inner.callbacks
         #: state → terminal or rule name → (the state to shift to, or None and the
         #: reduction: how many values it pops, its callback, the symbol it makes)
+        fast = {rule: _direct(callback) for rule, callback in callbacks.items()}
         self.states: dict[Any, dict[str, tuple[Any, Any]]] = {
             state: {str(symbol): (arg, None) if action is Shift else  # plain str keys
-                    (None, (len(arg.expansion), callbacks[arg], str(arg.origin.name)))
+                    (None, (len(arg.expansion), fast[arg], str(arg.origin.name)))
                     for symbol, (action, arg) in row.items()}
             for state, row in table.states.items()}
         self.start = table.start_states["start"]
@@ -146,6 +149,26 @@ class Automaton:
             if state_stack[-1] == self.end:
                 return value_stack[-1]
         return None
+
+
+def _direct(callback: Any) -> Any:
+    """A rule's callback without Lark's generic child filter where the filter only picks
+    children by position (no inlined rule to splice, no placeholder to add): one
+    ``itemgetter`` call instead of a loop over the rule's children per reduction."""
+    include = getattr(callback, "to_include", None)
+    if type(callback) not in (ChildFilterLALR, ChildFilterLALR_NoPlaceholders) or \
+            include is None or getattr(callback, "append_none", 0) or \
+            any(any(entry[1:]) for entry in include):
+        return callback
+    build = callback.node_builder
+    picks = [entry[0] for entry in include]
+    if len(picks) > 1:
+        get = itemgetter(*picks)
+        return lambda children: build(list(get(children)))
+    if picks:
+        at = picks[0]
+        return lambda children: build([children[at]])
+    return lambda children: build([])
 
 
 def _reduce(states: dict[Any, dict[str, tuple[Any, Any]]], state_stack: list[Any],

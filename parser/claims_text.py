@@ -146,9 +146,11 @@ _TOKEN = re.compile(
 _ARROW_NAMES = dict(_ARROWS)
 
 
-def sentences(text: str, start: int = 0, stop: int | None = None) -> list[list[Token]]:
+def sentences(text: str, start: int = 0, stop: int | None = None, *,
+              drop_hedged: bool = False) -> list[list[Token]]:
     """The sentences of ``text[start:stop]`` as token lists (questions and over-long ones
-    left out; spans index ``text``).
+    left out; spans index ``text``; ``drop_hedged``: a sentence with a word of
+    ``HEDGES`` too — no token is made for the rest of it).
 
     One pass of one regular expression whose every alternative consumes what it
     matches (no nested repetition: linear in the reply's length)."""
@@ -156,24 +158,33 @@ def sentences(text: str, start: int = 0, stop: int | None = None) -> list[list[T
     current: list[Token] = []
     stop = len(text) if stop is None else stop
     begin = start
-    quoted = False
+    quoted = hedged = False
+    hedges = HEDGES if drop_hedged else frozenset()
     word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
     for match in _TOKEN.finditer(text, start, stop):
         group = match.lastindex  # 1 end, 2 number, 3 word, 4 arrow, 5 symbol, 6 quote
-        at, to = match.span()
         if group == 1:
-            raw = match.group()
-            if current and raw not in "?？" and at - begin <= limit:
+            at, to = match.span()
+            if current and not hedged and match.group() not in "?？" and at - begin <= limit:
                 out.append(current)
                 if len(out) == MAX_SENTENCES:
                     return out
-            current, begin, quoted = [], to, False
+            current, begin, quoted, hedged = [], to, False, False
             continue
+        if hedged:
+            continue  # a hedged sentence: nothing of it is kept
+        at, to = match.span()
         if at - begin > limit:
             continue  # a sentence too long to be a claim: skipped, not collected
         raw = match.group()
         if group == 3:
-            current.append(Token(raw.lower().replace("’", "'"), at, to, word, quoted, raw))
+            low = raw.lower()
+            if "’" in low:
+                low = low.replace("’", "'")
+            if low in hedges:
+                hedged, current = True, []
+                continue
+            current.append(Token(low, at, to, word, quoted, raw))
         elif group == 2:
             current.append(Token(raw.replace("−", "-"), at, to, number, False, raw))
         elif group == 4:
@@ -182,7 +193,7 @@ def sentences(text: str, start: int = 0, stop: int | None = None) -> list[list[T
             current.append(Token(raw, at, to, symbol))
         else:
             quoted = not quoted if raw in "'\"`" else raw in "‘“"
-    if current and stop - begin <= limit:
+    if current and not hedged and stop - begin <= limit:
         out.append(current)
     return out
 
@@ -384,9 +395,7 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
     var = Kind.VAR
-    for sentence in sentences(text, start, stop):
-        if not HEDGES.isdisjoint([t.text for t in sentence]):
-            continue
+    for sentence in sentences(text, start, stop, drop_hedged=True):
         bound = table.bind(sentence)
         table.define(bound)
         bound = _normalise(bound)

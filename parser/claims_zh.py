@@ -29,6 +29,7 @@ for Chinese what ``parser.claims`` does for English, in one linear scan of a sen
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -94,9 +95,13 @@ _ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--",
            ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"))
 
 
+#: a CJK ideograph (one character class: a linear search, in C)
+_IDEOGRAPH = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
 def has_chinese(text: str) -> bool:
     """Whether ``text`` has a CJK ideograph (its sentences are read by this module)."""
-    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+    return _IDEOGRAPH.search(text) is not None
 
 
 def _cjk(ch: str) -> bool:

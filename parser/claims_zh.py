@@ -7,8 +7,8 @@ for Chinese what ``parser.claims`` does for English, in one linear scan of a sen
 1. **words** — Chinese has no spaces: at each character the item's declared names are
    bound first (longest first: "收入水平", "A"; a one-letter Latin name only in its own
    case), then the longest word of the templates' vocabulary is taken ("父节点" before
-   "父"; at most ``MAX_WORD`` characters tried); a run of Latin letters is one word
-   (lower-cased), a number one number ("0.1234", "-0.08", "26%"); quotes are dropped,
+   "父"; only the lengths the vocabulary has at that character are tried); a run of
+   Latin letters is one word (lower-cased), a number one number ("0.1234", "-0.08", "26%"); quotes are dropped,
    full-width punctuation read as its ASCII form; a character in no word makes a word
    no template has, so its clause is no claim;
 2. **sentences and clauses** — cut at 。！？；, a line break (and their ASCII forms), then
@@ -87,7 +87,8 @@ _PUNCT = {"，": ",", ",": ",", "、": "、", "：": ":", ":": ":", "（": "(", 
           "）": ")", ")": ")", "｛": "{", "{": "{", "｝": "}", "}": "}", "＝": "=",
           "=": "=", "｜": "|", "|": "|", "＞": ">", ">": ">", "＜": "<", "<": "<",
           "≈": "≈"}
-_ENDS = frozenset("。！？；!?;\n\r")
+#: a sentence's end: 。！？；, their ASCII forms, a line break, a full stop before no digit
+_END = re.compile(r"[。！？；!?;\n\r]|\.(?!\d)")
 _QUESTIONS = frozenset("？?")
 _QUOTES = frozenset("“”‘’\"'「」『』《》`*【】[]")
 _ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
@@ -108,12 +109,25 @@ def _cjk(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
 
 
+_LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
 def _latin(ch: str) -> bool:
-    return ch.isascii() and (ch.isalnum() or ch == "_")
+    return ch in _LATIN
 
 
 @cache
-def _parser() -> tuple[Lark, frozenset[str], int]:
+def _lengths() -> dict[str, tuple[int, ...]]:
+    """The vocabulary's word lengths by first character, longest first (the lengths
+    worth trying at a character: one look-up per candidate, not per size)."""
+    out: dict[str, set[int]] = {}
+    for word in _parser()[1]:
+        out.setdefault(word[0], set()).add(len(word))
+    return {first: tuple(sorted(sizes, reverse=True)) for first, sizes in out.items()}
+
+
+@cache
+def _parser() -> tuple[Lark, frozenset[str]]:
     grammar = (Path(__file__).parent / "claims_zh.lark").read_text(encoding="utf-8")
     parser = Lark(grammar, parser="lalr", lexer=Words, transformer=ZhClaims(),
                   maybe_placeholders=True)
@@ -121,7 +135,7 @@ def _parser() -> tuple[Lark, frozenset[str], int]:
                 if isinstance(t.pattern, PatternStr)}
     extra = HEDGES | LEADS | FILLERS | INTRODUCERS | _DEFINES | _EXAMPLES | _OTHER
     words = frozenset(w for w in literals | extra if any(map(_cjk, w)))
-    return parser, words, max(map(len, words))
+    return parser, words
 
 
 @cache
@@ -151,6 +165,8 @@ class ZhNames:
 
     def __init__(self, index: Mapping[str, int]) -> None:
         self.table: dict[str, list[tuple[str, int]]] = {}
+        #: every character a name may start with (both cases of a Latin one)
+        self.first: set[str] = set()
         self.defined = 0
         for name, i in index.items():
             self.add(name, i)
@@ -160,6 +176,7 @@ class ZhNames:
         if not name:
             return
         key = name if len(name) == 1 else name.lower()  # one letter: its own case only
+        self.first.update((key[0], key[0].upper()))
         options = self.table.setdefault(key[0], [])
         options.append((key, index))
         options.sort(key=lambda o: -len(o[0]))
@@ -186,7 +203,7 @@ class ZhNames:
 
 def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
     """The tokens of ``text[start:stop]`` (one sentence), one linear scan."""
-    vocabulary, longest = _parser()[1], _parser()[2]
+    vocabulary, lengths, first = _parser()[1], _lengths(), names.first
     out: list[Token] = []
     i = start
     while i < stop:
@@ -194,7 +211,7 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
         if ch.isspace() or ch in _QUOTES:
             i += 1
             continue
-        hit = names.at(text, i, stop)
+        hit = names.at(text, i, stop) if ch in first else None
         if hit is not None:
             index, end = hit
             if out and out[-1].text in INTRODUCERS:
@@ -203,16 +220,17 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
             i = end
             continue
         if _cjk(ch):
-            for size in range(min(longest, stop - i), 0, -1):
-                piece = text[i:i + size]
-                if size == 1 or piece in vocabulary:
+            size = 1  # a lone character in no word: a word no template has
+            for n in lengths.get(ch, ()):
+                if i + n <= stop and (n == 1 or text[i:i + n] in vocabulary):
+                    size = n
                     break
-            out.append(Token(piece, i, i + size))  # a lone character in no word: no claim
+            out.append(Token(text[i:i + size], i, i + size))
             i += size
             continue
         if ch.isdigit() or (ch in "-−" and i + 1 < stop and text[i + 1].isdigit()
                             and (not out or out[-1].kind is not Kind.NUMBER)
-                            and not (i > start and _latin(text[i - 1]))):
+                            and not (i > start and text[i - 1] in _LATIN)):
             j = i + 1
             while j < stop and (text[j].isdigit() or (text[j] == "." and j + 1 < stop
                                                       and text[j + 1].isdigit())):
@@ -224,9 +242,9 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
                              raw=raw))
             i = j
             continue
-        if _latin(ch):
+        if ch in _LATIN:
             j = i + 1
-            while j < stop and _latin(text[j]):
+            while j < stop and text[j] in _LATIN:
                 j += 1
             raw = text[i:j]
             word = "P" if raw in ("P", "p", "Pr") and j < stop and text[j] in "(（" \
@@ -346,12 +364,11 @@ def sentences(text: str, start: int = 0, stop: int | None = None
     stop = len(text) if stop is None else stop
     out = []
     begin = start
-    for i in range(start, stop):
-        ch = text[i]
-        if ch in _ENDS or (ch == "." and (i + 1 == stop or not text[i + 1].isdigit())):
-            if i > begin:
-                out.append((begin, i, ch in _QUESTIONS))
-            begin = i + 1
+    for match in _END.finditer(text, start, stop):
+        i = match.start()
+        if i > begin:
+            out.append((begin, i, text[i] in _QUESTIONS))
+        begin = i + 1
     if stop > begin:
         out.append((begin, stop, False))
     return out

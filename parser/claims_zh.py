@@ -8,9 +8,9 @@ for Chinese what ``parser.claims`` does for English, in one linear scan of a sen
    bound first (longest first: "收入水平", "A"; a one-letter Latin name only in its own
    case), then the longest word of the templates' vocabulary is taken ("父节点" before
    "父"; only the lengths the vocabulary has at that character are tried); a run of
-   Latin letters is one word (lower-cased), a number one number ("0.1234", "-0.08", "26%"); quotes are dropped,
-   full-width punctuation read as its ASCII form; a character in no word makes a word
-   no template has, so its clause is no claim;
+   Latin letters is one word (lower-cased), a number one number ("0.1234", "-0.08",
+   "26%"); quotes are dropped, full-width punctuation read as its ASCII form; a
+   character in no word makes a word no template has, so its clause is no claim;
 2. **sentences and clauses** — cut at 。！？；, a line break (and their ASCII forms), then
    at "，" / "," outside brackets and at a colon whose head names no variable ("步骤1："
    is dropped, "答案：是" kept); a question makes no claim, and a sentence that hedges

@@ -129,7 +129,6 @@ class Clause:
     words: list[str]
     start: int
     end: int
-    has_var: bool = False
     tokens: list[Token] = field(default_factory=list, repr=False)
 
 
@@ -211,6 +210,8 @@ class Names:
     def define(self, tokens: list[Token]) -> None:
         """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
         one bound variable and nothing after it) makes the word another name of it."""
+        if len(tokens) > 4:
+            return  # a definition is three words, or four with "let"
         words = [t for t in tokens if t.text != "let"]
         if len(words) == 3 and words[0].kind == Kind.WORD and words[1].text == "=" and \
                 words[2].kind == Kind.VAR and len(self.index) < 4 * MAX_NAME_WORDS + 64:
@@ -394,7 +395,6 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
     docstring)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
-    var = Kind.VAR
     for sentence in sentences(text, start, stop, drop_hedged=True):
         bound = table.bind(sentence)
         table.define(bound)
@@ -402,8 +402,7 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
         for part in _split(bound):
             part = _strip_lead(part)
             if part:
-                out.append(Clause([t.text for t in part], part[0].start, part[-1].end,
-                                  any(t.kind is var for t in part), part))
+                out.append(Clause([t.text for t in part], part[0].start, part[-1].end, part))
     return out
 
 

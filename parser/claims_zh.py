@@ -381,8 +381,7 @@ def clauses_zh(text: str, start: int, stop: int, names: ZhNames) -> list[Clause]
     parts = _clauses(text, start, stop, names)
     if any(t.text in HEDGES for part in parts for t in part):
         return []
-    return [Clause([t.text for t in p], p[0].start, p[-1].end,
-                   any(t.kind is Kind.VAR for t in p), p) for p in parts]
+    return [Clause([t.text for t in p], p[0].start, p[-1].end, p) for p in parts]
 
 
 def read_clause_zh(clause: Clause) -> list[Claim]:

@@ -4,11 +4,12 @@ Run from the repository root:
 
     .venv/bin/python bench/reasoning_corpus.py
 
-For each file of ``tests/data/reasoning/`` (hand-written chains, SmolLM2 replies, the
-perturbation corpus) and each family: claims annotated, claims read, precision (read
-claims that match an annotation), recall (annotations matched by a read claim), right
-verdicts among the matched, planted false claims found false with a witness, false
-positives (claims read where none is annotated), and contradictions reported.
+For each file of ``tests/data/reasoning/`` (hand-written chains in English and
+Chinese, SmolLM2 replies, the perturbation corpus) and each family: claims annotated,
+claims read, precision (read claims that match an annotation), recall (annotations
+matched by a read claim), right verdicts among the matched, planted false claims found
+false with a witness, false positives (claims read where none is annotated), and
+contradictions reported.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from reasoning_measure import Tally, measure  # noqa: E402
 import causal_oracle as co  # noqa: E402
 from causal_oracle.entry import REGISTRY  # noqa: E402
 
-FILES = ("chains.jsonl", "smollm2.jsonl", "perturbed.jsonl")
+FILES = ("chains.jsonl", "chains_zh.jsonl", "smollm2.jsonl", "perturbed.jsonl")
 
 
 def main() -> None:

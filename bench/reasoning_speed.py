@@ -39,7 +39,8 @@ from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
 from causal_oracle.parser.claims import read_claims
 
 #: the service-owned memories of the claim reader (oracle.memo), emptied for "new text"
-PARSES = ("causal_oracle.parser.claims._parse_words", "causal_oracle.parser.claims_text._table")
+PARSES = ("causal_oracle.parser.claims._parse_words", "causal_oracle.parser.claims_text._table",
+          "causal_oracle.parser.claims_zh._parse_words")
 
 C2C = ("Premise: Suppose there is a closed system of 3 variables, A, B and C. All the "
        "statistical relations among these 3 variables are as follows: A correlates with B. "

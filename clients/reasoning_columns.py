@@ -22,6 +22,7 @@ as thin counts over it:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -34,6 +35,19 @@ def row_reasoning(result: ReasoningResult, reply: str) -> dict[str, Any]:
     out = {k: v for k, v in result.to_json().items() if k not in ("final", "family", "task")}
     out.update(checkable=result.checkable, false_claims=result.false_claims, reply=reply)
     return out
+
+
+def counts(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A reply's reasoning counts (``eval --reasoning``'s per-result record) from its
+    ``ReasoningResult.to_json()`` — as the in-process service gives it or as the gRPC
+    ``Reasoning`` message carries it back, so both scorers count alike: ``claims`` the
+    reasoning's checkable claims (the final answer's aside), ``false_claims``, ``score``,
+    ``lucky``, ``unsupported``."""
+    reasoning = [c for c in data["claims"] if c["kind"] != "answer"]
+    return {"claims": sum(c["verdict"] in ("true", "false") for c in reasoning),
+            "false_claims": sum(c["verdict"] == "false" for c in reasoning),
+            "score": data["score"], "lucky": data["lucky"],
+            "unsupported": data["unsupported"]}
 
 
 def _rate(part: int, whole: int) -> float | None:
@@ -109,5 +123,5 @@ def lucky_line(t: dict[str, Any]) -> str:
             + f"; right answers with no checkable claim: {t['unsupported']}\n")
 
 
-__all__ = ["HEADINGS", "NOTE", "ReasoningTally", "cells", "heading", "lucky_line",
+__all__ = ["HEADINGS", "NOTE", "ReasoningTally", "cells", "counts", "heading", "lucky_line",
            "row_reasoning"]

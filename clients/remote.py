@@ -188,8 +188,9 @@ class OracleClient:
                             refetch)
 
     def answer(self, prompt: str, task: str | None = None, *, model_answer: str | None = None,
-               timeout: float | None = None) -> pb.AnswerResponse:
-        request = pb.AnswerRequest(prompt=prompt, task=task or "")
+               timeout: float | None = None, reasoning: bool = False) -> pb.AnswerResponse:
+        """One ``Answer`` call (``reasoning``: check ``model_answer``'s claims too)."""
+        request = pb.AnswerRequest(prompt=prompt, task=task or "", reasoning=reasoning)
         if model_answer is not None:
             request.model_answer = model_answer
         return self._call(self._stub.Answer, request, timeout)

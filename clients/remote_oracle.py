@@ -4,7 +4,9 @@
 typed against ``entry.oracle_protocol.Oracle`` — the audit's ``--server``, ``eval``'s
 scorer, the CLI — works with a server exactly as with the in-process service:
 ``verify``/``verify_input`` go through the ``Verify`` call (no certificate unless a
-caller asks for one), ``answer``/``grade`` through ``Answer``.  The ``Answer`` response
+caller asks for one), ``answer``/``grade`` through ``Answer``, and
+``check_reasoning`` through ``Answer`` with ``reasoning`` (the reply's checked claims as
+``ReasoningResult.to_json()`` gives them, less the final grade).  The ``Answer`` response
 names the task, not the family: the family is read off the task by this process's
 registry (``Registry.get``; "" for a task only the server knows), so a result names its
 family as the in-process service's does.
@@ -17,10 +19,12 @@ family as the in-process service's does.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from causal_oracle.clients.remote import OracleClient
 from causal_oracle.clients.remote_codec import RemoteError, RemoteResult
 from causal_oracle.entry import REGISTRY, Grade, InputError, Profile, TaskAnswer
+from causal_oracle.proto.pack import reasoning_json
 
 
 class RemoteOracle:
@@ -61,6 +65,16 @@ class RemoteOracle:
         if graded is None:  # the service always grades a model_answer it was sent
             raise RemoteError("the service returned no grade for the reply")
         return graded
+
+    def check_reasoning(self, prompt: str, reply: str, task: str | None = None, *,
+                        profile: str | Profile = Profile.CORR2CAUSE) -> dict[str, Any]:
+        """The reply's claims checked by the service: ``ReasoningResult.to_json()``
+        without ``family``, ``task`` and ``final``."""
+        _default_profile(profile)
+        response = self.client.answer(prompt, task, model_answer=reply, reasoning=True)
+        if not response.HasField("reasoning"):
+            raise RemoteError("the service returned no reasoning for the reply")
+        return reasoning_json(response.reasoning)
 
 
 def _with_family(result: TaskAnswer) -> TaskAnswer:

@@ -113,15 +113,15 @@ def _info(info: Any) -> dict[str, Any]:
 
 
 def _whole(completion: Any) -> str:
-    """The text of a completion: the string, or its assistant messages' text joined; the
-    thinking tags made line breaks (the claim reader reads sentences, not markup)."""
+    """The text of a completion: the string, or its assistant messages' text joined (the
+    claim reader reads the reasoning inside ``<think>`` blocks itself)."""
     if isinstance(completion, str):
         text = completion
     else:
         parts = [m.get("content") for m in completion or () if isinstance(m, Mapping)
                  and m.get("role") == "assistant"]
         text = "\n".join(p for p in parts if isinstance(p, str))
-    return text.replace("<think>", "\n").replace("</think>", "\n")
+    return text
 
 
 def _rows(data: CertifiedDataset) -> list[dict[str, Any]]:

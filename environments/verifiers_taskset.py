@@ -212,7 +212,7 @@ class ReasonedTask(CertifiedTask):
     @vf.reward(weight=0.0)
     async def causal_reasoning(self, task: CertifiedData, trace: vf.Trace) -> float:
         """The share of the reply's checkable causal claims that are true."""
-        text = (trace.last_reply or "").replace("<think>", "\n").replace("</think>", "\n")
+        text = trace.last_reply or ""  # the claim reader reads <think> blocks itself
         try:
             return await asyncio.wait_for(asyncio.to_thread(reasoning_share, task, text),
                                           task.cap_s)

@@ -129,7 +129,6 @@ class Clause:
     words: list[str]
     start: int
     end: int
-    has_var: bool = False
     tokens: list[Token] = field(default_factory=list, repr=False)
 
 
@@ -146,32 +145,45 @@ _TOKEN = re.compile(
 _ARROW_NAMES = dict(_ARROWS)
 
 
-def sentences(text: str) -> list[list[Token]]:
-    """The reply's sentences as token lists (questions and over-long ones left out).
+def sentences(text: str, start: int = 0, stop: int | None = None, *,
+              drop_hedged: bool = False) -> list[list[Token]]:
+    """The sentences of ``text[start:stop]`` as token lists (questions and over-long ones
+    left out; spans index ``text``; ``drop_hedged``: a sentence with a word of
+    ``HEDGES`` too — no token is made for the rest of it).
 
     One pass of one regular expression whose every alternative consumes what it
     matches (no nested repetition: linear in the reply's length)."""
     out: list[list[Token]] = []
     current: list[Token] = []
-    begin = 0
-    quoted = False
+    stop = len(text) if stop is None else stop
+    begin = start
+    quoted = hedged = False
+    hedges = HEDGES if drop_hedged else frozenset()
     word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(text, start, stop):
         group = match.lastindex  # 1 end, 2 number, 3 word, 4 arrow, 5 symbol, 6 quote
-        at, to = match.span()
         if group == 1:
-            raw = match.group()
-            if current and raw not in "?？" and at - begin <= limit:
+            at, to = match.span()
+            if current and not hedged and match.group() not in "?？" and at - begin <= limit:
                 out.append(current)
                 if len(out) == MAX_SENTENCES:
                     return out
-            current, begin, quoted = [], to, False
+            current, begin, quoted, hedged = [], to, False, False
             continue
+        if hedged:
+            continue  # a hedged sentence: nothing of it is kept
+        at, to = match.span()
         if at - begin > limit:
             continue  # a sentence too long to be a claim: skipped, not collected
         raw = match.group()
         if group == 3:
-            current.append(Token(raw.lower().replace("’", "'"), at, to, word, quoted, raw))
+            low = raw.lower()
+            if "’" in low:
+                low = low.replace("’", "'")
+            if low in hedges:
+                hedged, current = True, []
+                continue
+            current.append(Token(low, at, to, word, quoted, raw))
         elif group == 2:
             current.append(Token(raw.replace("−", "-"), at, to, number, False, raw))
         elif group == 4:
@@ -180,7 +192,7 @@ def sentences(text: str) -> list[list[Token]]:
             current.append(Token(raw, at, to, symbol))
         else:
             quoted = not quoted if raw in "'\"`" else raw in "‘“"
-    if current and len(text) - begin <= limit:
+    if current and not hedged and stop - begin <= limit:
         out.append(current)
     return out
 
@@ -198,6 +210,8 @@ class Names:
     def define(self, tokens: list[Token]) -> None:
         """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
         one bound variable and nothing after it) makes the word another name of it."""
+        if len(tokens) > 4:
+            return  # a definition is three words, or four with "let"
         words = [t for t in tokens if t.text != "let"]
         if len(words) == 3 and words[0].kind == Kind.WORD and words[1].text == "=" and \
                 words[2].kind == Kind.VAR and len(self.index) < 4 * MAX_NAME_WORDS + 64:
@@ -375,22 +389,20 @@ def _split(tokens: list[Token]) -> list[list[Token]]:
     return [p for p in parts if p]
 
 
-def clauses(text: str, names: tuple[str, ...] | Names) -> list[Clause]:
-    """The clauses of ``text`` that may hold a claim (see the module docstring)."""
+def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
+            stop: int | None = None) -> list[Clause]:
+    """The clauses of ``text[start:stop]`` that may hold a claim (see the module
+    docstring)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
-    var = Kind.VAR
-    for sentence in sentences(text):
-        if not HEDGES.isdisjoint([t.text for t in sentence]):
-            continue
+    for sentence in sentences(text, start, stop, drop_hedged=True):
         bound = table.bind(sentence)
         table.define(bound)
         bound = _normalise(bound)
         for part in _split(bound):
             part = _strip_lead(part)
             if part:
-                out.append(Clause([t.text for t in part], part[0].start, part[-1].end,
-                                  any(t.kind is var for t in part), part))
+                out.append(Clause([t.text for t in part], part[0].start, part[-1].end, part))
     return out
 
 

@@ -13,7 +13,7 @@ from causal_oracle.oracle.reasoning.facts import dag_facts
 from causal_oracle.oracle.reasoning.model import ClaimKind, Quantity, Relation
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
 from causal_oracle.parser import claims as claims_module
-from causal_oracle.parser.claims import _parse_words, _parser, read_claims
+from causal_oracle.parser.claims import _parse_words, _parser, read_claims, untagged
 from causal_oracle.parser.claims_templates import NotAClaim
 from causal_oracle.parser.claims_text import MAX_SENTENCES, clauses
 
@@ -205,3 +205,13 @@ def test_without_the_automaton_lark_parses(monkeypatch: pytest.MonkeyPatch) -> N
     expected = read_claims(text, ABC)  # no service memory in use: every clause is parsed
     monkeypatch.setattr(claims_module, "_automaton", lambda: None)
     assert read_claims(text, ABC) == expected and len(expected) == 5
+
+
+def test_reasoning_inside_think_blocks_is_read_with_spans_into_the_reply() -> None:
+    for reply in ("<think>A causes B. B is a collider.</think>Answer: Yes",
+                  "<think>A causes B. B is a collider", "A causes B. B is a collider.</think>",
+                  "<thinking>A causes B.\nB is a collider.</thinking>\n\nyes"):
+        claims = read_claims(reply, ABC)
+        texts = [reply[slice(*c.span)] for c in claims]
+        assert texts[:2] == ["A causes B", "B is a collider"], reply
+    assert untagged("x<think>y</think>z") == "x\n      y\n       z"

@@ -13,10 +13,11 @@ A ``Scorer`` labels Corr2Cause items and answers and grades every other item:
 ``agrees_with_truth(row) -> bool | None``
     whether the oracle agrees with a row's gold (None: unknown).
 
-With ``reasoning`` (``eval --reasoning``, in-process only) the scorer also checks a
-reply's causal claims: ``check(prompt, reply, task)`` → the counts of its
-``ReasoningResult`` (``claims`` checkable, ``false_claims``, ``score``, ``lucky``,
-``unsupported``).
+With ``reasoning`` (``eval --reasoning``) the scorer also checks a reply's causal
+claims: ``check(prompt, reply, task)`` → the counts of its ``ReasoningResult``
+(``clients.reasoning_columns.counts``: ``claims`` checkable, ``false_claims``,
+``score``, ``lucky``, ``unsupported``) — in-process, or with ``--server`` by the
+service's ``Answer`` call with ``reasoning`` (the same counts of the same record).
 
 ``InProcessScorer`` calls the entry layer (``entry.default()``; certificates
 re-checked there).  ``make_scorer(server=HOST:PORT)`` imports ``clients.remote``
@@ -34,6 +35,7 @@ import importlib
 from typing import Any, Protocol
 
 from causal_oracle.clients.evaluate.data import CORR2CAUSE, Item
+from causal_oracle.clients.reasoning_columns import counts
 from causal_oracle.entry import InputError, TaskAnswer, default, profile_of
 from causal_oracle.entry.oracle_protocol import Oracle
 from causal_oracle.entry.reasoning import check_reasoning
@@ -82,8 +84,7 @@ class InProcessScorer(_OracleScorer):
     def check(self, prompt: str, reply: str, task: str) -> dict[str, Any]:
         """The counts of the reply's checked claims (``InputError`` for a bad prompt)."""
         r = check_reasoning(default(), prompt, reply, task, profile=profile_of(self.profile))
-        return {"claims": r.checkable, "false_claims": r.false_claims, "score": r.score,
-                "lucky": r.lucky, "unsupported": r.unsupported}
+        return counts(r.to_json())
 
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None:
         item = default().item(row)
@@ -98,9 +99,6 @@ def make_scorer(server: str | None = None, profile: str = "corr2cause",
     """The in-process scorer, or (``server`` = HOST:PORT) the gRPC service's."""
     if server is None:
         return InProcessScorer(profile, reasoning)
-    if reasoning:
-        raise InputError("eval --reasoning checks the replies' claims in-process; drop "
-                         "--server (or grade the results file with grade FILE --reasoning)")
     try:
         remote = importlib.import_module("causal_oracle.clients.remote")
     except ModuleNotFoundError as error:
@@ -112,23 +110,25 @@ def make_scorer(server: str | None = None, profile: str = "corr2cause",
                          "oracle") from error
     factory = getattr(remote, "make_scorer", None)
     if factory is not None:
-        return factory(server, profile=profile)
+        return factory(server, profile=profile, **({"reasoning": True} if reasoning else {}))
     if getattr(remote, "OracleClient", None) is None:
         raise InputError("clients.remote has neither make_scorer(address, profile=…) nor "
                          "OracleClient; leave --server out to use the in-process oracle")
-    return RemoteScorer(remote, server, profile)
+    return RemoteScorer(remote, server, profile, reasoning)
 
 
 class RemoteScorer(_OracleScorer):
     """The gRPC service through ``clients.remote.OracleClient`` as an ``Oracle``
     (``clients.remote_oracle``): ``Verify`` labels, ``Answer`` answers and (with
-    ``model_answer``) grades; the ``Answer`` call reads the default profile only.  The
+    ``model_answer``) grades and (with ``reasoning``) checks the reply's claims; the
+    ``Answer`` call reads the default profile only.  The
     service does not audit a CI-Bench row's truth, so ``agrees_with_truth`` is None."""
 
     name = "grpc"
 
-    def __init__(self, remote: Any, address: str, profile: str = "corr2cause") -> None:
-        self.remote, self.profile = remote, profile
+    def __init__(self, remote: Any, address: str, profile: str = "corr2cause",
+                 reasoning: bool = False) -> None:
+        self.remote, self.profile, self.reasoning = remote, profile, reasoning
         self.client = remote.OracleClient(address)
         try:
             status = self.client.health()
@@ -150,6 +150,11 @@ class RemoteScorer(_OracleScorer):
         graded = self.oracle.grade(prompt, answer_text, task)
         return (graded.correct if graded.readable and graded.gradable else None,
                 graded.normalised)
+
+    def check(self, prompt: str, reply: str, task: str) -> dict[str, Any]:
+        """The counts of the reply's claims, checked by the service (``Answer`` with
+        ``reasoning``): the in-process scorer's counts."""
+        return counts(self.oracle.check_reasoning(prompt, reply, task))
 
     def agrees_with_truth(self, row: dict[str, Any]) -> bool | None:
         return None

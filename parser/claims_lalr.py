@@ -1,0 +1,188 @@
+"""Drive a claim grammar's LALR(1) table over a clause that is already cut into words.
+
+Both claim readers (``parser.claims``, English; ``parser.claims_zh``, Chinese) build
+their templates with Lark (``parser="lalr"``) and a lexer that does no lexing
+(``Words``: the clause is a list of words already, each becomes its terminal by one
+dictionary look-up).  ``Automaton`` then runs Lark's parse table and transformer
+callbacks itself: one shift per word and a bounded number of reductions, no lexer
+thread, no parser-state objects, no exception per clause that is no claim — most
+clauses are none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from operator import itemgetter
+from typing import Any
+
+from lark import Lark, Token
+from lark.lexer import Lexer, PatternStr
+from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders
+from lark.parsers.lalr_analysis import Shift
+
+from causal_oracle.parser.claims_templates import NotAClaim
+
+#: how many words' terminal tokens an automaton remembers
+TOKEN_CACHE = 4096
+#: at most this many reductions per word of a clause (far more than any template needs)
+MAX_REDUCTIONS = 64
+
+
+class Words(Lexer):
+    """The clause is already cut into words (``parser.claims_text``): each word becomes
+    its terminal by one dictionary look-up — no regular expression runs over it."""
+
+    __future_interface__ = 0
+
+    def __init__(self, conf: Any) -> None:
+        self.kinds = {t.pattern.value: t.name for t in conf.terminals
+                      if isinstance(t.pattern, PatternStr)}
+
+    def lex(self, words: list[str]) -> Iterator[Token]:  # type: ignore[override]
+        for word in words:
+            kind = terminal(self.kinds, word)
+            if kind is None:
+                raise NotAClaim(f"{word!r} is in no template")
+            yield Token(kind, word)
+
+
+_ARROWS = frozenset({"->", "<-", "<->", "--"})
+
+
+def _is_number(word: str) -> bool:
+    digits = word.removeprefix("-").removesuffix("%")
+    whole, _, decimals = digits.partition(".")
+    return whole.isdigit() and (not decimals or decimals.isdigit())
+
+
+def terminal(kinds: dict[str, str], word: str) -> str | None:
+    """The terminal a word is: a template's literal word, an arrow, a bound variable
+    (``V0``, ``V1``, …) or a number; None when it is in no template."""
+    kind = kinds.get(word)
+    if kind is not None:
+        return kind
+    if word in _ARROWS:
+        return "ARROW"
+    if word[:1] == "V" and word[1:].isdigit():
+        return "VAR"
+    return "NUMBER" if _is_number(word) else None
+
+
+class Automaton:
+    """The templates' LALR(1) automaton (Lark's parse table and its transformer
+    callbacks), driven directly over a clause's words.
+
+    What ``Lark.parse`` does for this grammar, without its lexer thread, parser-state
+    objects and the exception it builds (with the expected terminals) for every clause
+    that is no claim — most clauses: a word outside the templates or a dead end in the
+    table just returns None.  One shift per word and a bounded number of reductions
+    (the grammar has no cycle of unit rules; ``MAX_REDUCTIONS`` per word caps them
+    besides): linear in the clause's length."""
+
+    def __init__(self, parser: Lark) -> None:
+        inner = parser.parser.parser.parser  # frontend → LALR_Parser → its driver
+        table, callbacks = inner.parse_table, inner.callbacks
+        #: state → terminal or rule name → (the state to shift to, or None and the
+        #: reduction: how many values it pops, its callback, the symbol it makes)
+        fast = {rule: _direct(callback) for rule, callback in callbacks.items()}
+        self.states: dict[Any, dict[str, tuple[Any, Any]]] = {
+            state: {str(symbol): (arg, None) if action is Shift else  # plain str keys
+                    (None, (len(arg.expansion), fast[arg], str(arg.origin.name)))
+                    for symbol, (action, arg) in row.items()}
+            for state, row in table.states.items()}
+        self.start = table.start_states["start"]
+        self.end = table.end_states["start"]
+        self.kinds = {str(t.pattern.value): str(t.name) for t in parser.terminals
+                      if isinstance(t.pattern, PatternStr)}
+        self.tokens: dict[str, tuple[str, Token]] = {}
+
+    def token(self, word: str) -> tuple[str, Token] | None:
+        """The terminal of ``word`` and its token (None: it is in no template); tokens
+        are immutable, so each word's is made once (at most ``TOKEN_CACHE`` kept)."""
+        hit = self.tokens.get(word)
+        if hit is not None:
+            return hit
+        kind = terminal(self.kinds, word)
+        if kind is None:
+            return None
+        if len(self.tokens) >= TOKEN_CACHE:
+            self.tokens.clear()
+        hit = self.tokens[word] = (kind, Token(kind, word))
+        return hit
+
+    def run(self, words: tuple[str, ...]) -> Any:
+        """The transformed parse of ``words`` (None: they are no sentence of the grammar)."""
+        states, tokens = self.states, self.tokens
+        state_stack, value_stack = [self.start], []
+        budget = MAX_REDUCTIONS * (len(words) + 1)
+        for word in words:
+            hit = tokens.get(word) or self.token(word)
+            if hit is None:
+                return None
+            kind, token = hit
+            while True:  # reduce until the word shifts
+                step = states[state_stack[-1]].get(kind)
+                if step is None:
+                    return None
+                shift, reduce = step
+                if reduce is None:
+                    state_stack.append(shift)
+                    value_stack.append(token)
+                    break
+                budget -= 1
+                if budget < 0:
+                    return None
+                size, callback, origin = reduce  # one reduction, inline (as ``_reduce``)
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(callback(children))
+                state_stack.append(states[state_stack[-1]][origin][0])
+        for _ in range(budget + 1):  # the end: reduce until the start symbol is made
+            step = states[state_stack[-1]].get("$END")
+            if step is None or step[1] is None:
+                return None
+            _reduce(states, state_stack, value_stack, step[1])
+            if state_stack[-1] == self.end:
+                return value_stack[-1]
+        return None
+
+
+def _direct(callback: Any) -> Any:
+    """A rule's callback without Lark's generic child filter where the filter only picks
+    children by position (no inlined rule to splice, no placeholder to add): one
+    ``itemgetter`` call instead of a loop over the rule's children per reduction."""
+    include = getattr(callback, "to_include", None)
+    if type(callback) not in (ChildFilterLALR, ChildFilterLALR_NoPlaceholders) or \
+            include is None or getattr(callback, "append_none", 0) or \
+            any(any(entry[1:]) for entry in include):
+        return callback
+    build = callback.node_builder
+    picks = [entry[0] for entry in include]
+    if len(picks) > 1:
+        get = itemgetter(*picks)
+        return lambda children: build(list(get(children)))
+    if picks:
+        at = picks[0]
+        return lambda children: build([children[at]])
+    return lambda children: build([])
+
+
+def _reduce(states: dict[Any, dict[str, tuple[Any, Any]]], state_stack: list[Any],
+            value_stack: list[Any], reduce: tuple[int, Any, str]) -> None:
+    """One LALR reduction: pop the rule's values, push what its callback makes of them."""
+    size, callback, origin = reduce
+    if size:
+        children = value_stack[-size:]
+        del state_stack[-size:]
+        del value_stack[-size:]
+    else:
+        children = []
+    value_stack.append(callback(children))
+    state_stack.append(states[state_stack[-1]][origin][0])
+
+
+__all__ = ["MAX_REDUCTIONS", "TOKEN_CACHE", "Automaton", "Words", "terminal"]

@@ -1,0 +1,417 @@
+"""Read the checkable claims of Chinese reasoning: sentence → clauses → templates.
+
+CaLM asks every question in English and in Chinese, and its Chinese replies reason in
+Chinese ("C导致D，D导致E，所以C是E的祖先节点。因此答案为“是”。").  This reader does
+for Chinese what ``parser.claims`` does for English, in one linear scan of a sentence:
+
+1. **words** — Chinese has no spaces: at each character the item's declared names are
+   bound first (longest first: "收入水平", "A"; a one-letter Latin name only in its own
+   case), then the longest word of the templates' vocabulary is taken ("父节点" before
+   "父"; only the lengths the vocabulary has at that character are tried); a run of
+   Latin letters is one word (lower-cased), a number one number ("0.1234", "-0.08",
+   "26%"); quotes are dropped, full-width punctuation read as its ASCII form; a
+   character in no word makes a word no template has, so its clause is no claim;
+2. **sentences and clauses** — cut at 。！？；, a line break (and their ASCII forms), then
+   at "，" / "," outside brackets and at a colon whose head names no variable ("步骤1："
+   is dropped, "答案：是" kept); a question makes no claim, and a sentence that hedges
+   or supposes (可能, 如果, 假设, 也许, 若, …) is dropped whole; a clause loses its
+   discourse lead (因此, 所以, 由于, 首先, …), fillers (也, 都, …) and the word 节点/变量
+   before a name; a condition said first ("给定C，…") stays with the clause after it;
+   "用B代表考试成绩" makes B a name of 考试成绩 for the rest of the reply;
+3. **templates** — each clause parses whole as one of ``claims_zh.lark`` or is no
+   claim; negation (不, 没有, 并非, 无法, …) is read.
+
+>>> [(c.kind.value, c.variables, c.polarity) for c in read_chinese(
+...     "C导致D，所以C是E的祖先节点。A不是E的父节点。因此答案为“是”。",
+...     ("A", "C", "D", "E"))]
+[('cause', (1, 2), True), ('cause', (1, 3), True), ('edge', (0, 3), False), ('answer', (), True)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import LarkError, VisitError
+from lark.lexer import PatternStr
+
+from causal_oracle.oracle.memo import memoised
+from causal_oracle.oracle.reasoning.model import Claim
+from causal_oracle.parser.claims_lalr import Automaton, Words
+from causal_oracle.parser.claims_templates import NotAClaim
+from causal_oracle.parser.claims_text import Clause, Kind, Token
+from causal_oracle.parser.claims_zh_templates import ZhClaims
+
+#: at most this many sentences of one reply are read
+MAX_SENTENCES = 400
+#: a sentence longer than this is skipped (no claim template is this long)
+MAX_SENTENCE_CHARS = 600
+#: a reply may define at most this many names of its own ("用B代表…")
+MAX_DEFINED = 32
+#: how many distinct clauses' parses are remembered
+PARSE_CACHE = 16_384
+
+#: a sentence with one of these hedges or suppositions claims nothing checkable
+HEDGES = frozenset({"可能", "如果", "假如", "假设", "假定", "若", "也许", "或许", "大概",
+                    "似乎", "好像", "除非", "要是", "倘若", "不确定", "未知", "不一定",
+                    "不可能", "吗", "呢", "估计", "猜测", "如何", "怎样"})
+#: discourse leads dropped at a clause's start
+LEADS = frozenset({"因此", "所以", "因而", "于是", "那么", "由于", "因为", "首先", "其次",
+                   "然后", "最后", "总之", "综上所述", "综上", "可见", "也就是说", "换句话说",
+                   "换言之", "即", "但是", "但", "然而", "而", "并且", "而且", "同时", "另外",
+                   "此外", "显然", "知道", "看出", "得出", "注意到", "发现", "由此", "这",
+                   "意味着", "说明", "表明", "故", "从而", "进而", "接着", "则", "又", "所",
+                   "以及", "且", "我们", "考虑到", "考虑", "已知", "根据"})
+#: two-word leads ("可以看出"): "可以" alone is kept ("我们可以调整C")
+_LEAD_PAIRS = frozenset({("可以", "看出"), ("可以", "得出"), ("可以", "知道"),
+                         ("可以", "发现"), ("可以", "确定")})
+#: words that carry no claim: dropped everywhere
+FILLERS = frozenset({"也", "都", "确实", "一定", "就", "还", "并", "的确", "实际上", "均",
+                     "一个", "必然", "显然"})
+#: dropped before a bound name ("节点B是节点C的原因")
+INTRODUCERS = frozenset({"节点", "变量", "结点"})
+#: a clause starting with one of these is a condition or a pair said first: it is read
+#: together with the clause after it
+_PREFIXES = frozenset({"给定", "在", "以", "对于"})
+#: an example in brackets after these words is no part of the claim
+_EXAMPLES = frozenset({"例如", "比如", "如", "譬如"})
+#: words no template has that a definition or heading uses
+_OTHER = frozenset({"用", "令", "设", "可以", "有序"})
+#: words that define a name ("用B代表考试成绩", "B表示考试成绩")
+_DEFINES = frozenset({"代表", "表示", "指代"})
+
+_PUNCT = {"，": ",", ",": ",", "、": "、", "：": ":", ":": ":", "（": "(", "(": "(",
+          "）": ")", ")": ")", "｛": "{", "{": "{", "｝": "}", "}": "}", "＝": "=",
+          "=": "=", "｜": "|", "|": "|", "＞": ">", ">": ">", "＜": "<", "<": "<",
+          "≈": "≈"}
+#: a sentence's end: 。！？；, their ASCII forms, a line break, a full stop before no digit
+_END = re.compile(r"[。！？；!?;\n\r]|\.(?!\d)")
+_QUESTIONS = frozenset("？?")
+_QUOTES = frozenset("“”‘’\"'「」『』《》`*【】[]")
+_ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
+           ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
+           ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"))
+
+
+#: a CJK ideograph (one character class: a linear search, in C)
+_IDEOGRAPH = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def has_chinese(text: str) -> bool:
+    """Whether ``text`` has a CJK ideograph (its sentences are read by this module)."""
+    return _IDEOGRAPH.search(text) is not None
+
+
+def _cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+_LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _latin(ch: str) -> bool:
+    return ch in _LATIN
+
+
+@cache
+def _lengths() -> dict[str, tuple[int, ...]]:
+    """The vocabulary's word lengths by first character, longest first (the lengths
+    worth trying at a character: one look-up per candidate, not per size)."""
+    out: dict[str, set[int]] = {}
+    for word in _parser()[1]:
+        out.setdefault(word[0], set()).add(len(word))
+    return {first: tuple(sorted(sizes, reverse=True)) for first, sizes in out.items()}
+
+
+@cache
+def _parser() -> tuple[Lark, frozenset[str]]:
+    grammar = (Path(__file__).parent / "claims_zh.lark").read_text(encoding="utf-8")
+    parser = Lark(grammar, parser="lalr", lexer=Words, transformer=ZhClaims(),
+                  maybe_placeholders=True)
+    literals = {str(t.pattern.value) for t in parser.terminals
+                if isinstance(t.pattern, PatternStr)}
+    extra = HEDGES | LEADS | FILLERS | INTRODUCERS | _DEFINES | _EXAMPLES | _OTHER
+    words = frozenset(w for w in literals | extra if any(map(_cjk, w)))
+    return parser, words
+
+
+@cache
+def _automaton() -> Automaton | None:
+    try:
+        return Automaton(_parser()[0])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+
+
+@memoised(limit=PARSE_CACHE)
+def _parse_words(words: tuple[str, ...]) -> tuple[Claim, ...] | None:
+    """The claims of a clause's words (None: no claim); cached like the English reader's."""
+    automaton = _automaton()
+    try:
+        groups = automaton.run(words) if automaton is not None else \
+            _parser()[0].parse(list(words))  # type: ignore[arg-type]
+    except (LarkError, NotAClaim, VisitError):
+        return None
+    if not groups:
+        return None
+    return tuple(c for group in groups for c in group)
+
+
+class ZhNames:
+    """The item's names (and a reply's own) by first character, longest first."""
+
+    def __init__(self, index: Mapping[str, int]) -> None:
+        self.table: dict[str, list[tuple[str, int]]] = {}
+        #: every character a name may start with (both cases of a Latin one)
+        self.first: set[str] = set()
+        self.defined = 0
+        for name, i in index.items():
+            self.add(name, i)
+
+    def add(self, name: str, index: int) -> None:
+        name = " ".join(name.split())
+        if not name:
+            return
+        key = name if len(name) == 1 else name.lower()  # one letter: its own case only
+        self.first.update((key[0], key[0].upper()))
+        options = self.table.setdefault(key[0], [])
+        options.append((key, index))
+        options.sort(key=lambda o: -len(o[0]))
+
+    def at(self, text: str, i: int, stop: int) -> tuple[int, int] | None:
+        """The name starting at ``text[i]`` (its index and end), if any."""
+        options = self.table.get(text[i]) or self.table.get(text[i].lower())
+        if not options:
+            return None
+        for key, index in options:
+            end = i + len(key)
+            if end > stop:
+                continue
+            piece = text[i:end]
+            if (piece if len(key) == 1 else piece.lower()) != key:
+                continue
+            if _latin(key[-1]) and end < stop and _latin(text[end]):
+                continue  # "A" inside "ATE"
+            if _latin(key[0]) and i > 0 and _latin(text[i - 1]):
+                continue
+            return index, end
+        return None
+
+
+def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
+    """The tokens of ``text[start:stop]`` (one sentence), one linear scan."""
+    vocabulary, lengths, first = _parser()[1], _lengths(), names.first
+    out: list[Token] = []
+    i = start
+    while i < stop:
+        ch = text[i]
+        if ch.isspace() or ch in _QUOTES:
+            i += 1
+            continue
+        hit = names.at(text, i, stop) if ch in first else None
+        if hit is not None:
+            index, end = hit
+            if out and out[-1].text in INTRODUCERS:
+                out.pop()
+            out.append(Token(f"V{index}", i, end, Kind.VAR))
+            i = end
+            continue
+        if _cjk(ch):
+            size = 1  # a lone character in no word: a word no template has
+            for n in lengths.get(ch, ()):
+                if i + n <= stop and (n == 1 or text[i:i + n] in vocabulary):
+                    size = n
+                    break
+            out.append(Token(text[i:i + size], i, i + size))
+            i += size
+            continue
+        if ch.isdigit() or (ch in "-−" and i + 1 < stop and text[i + 1].isdigit()
+                            and (not out or out[-1].kind is not Kind.NUMBER)
+                            and not (i > start and text[i - 1] in _LATIN)):
+            j = i + 1
+            while j < stop and (text[j].isdigit() or (text[j] == "." and j + 1 < stop
+                                                      and text[j + 1].isdigit())):
+                j += 1
+            if j < stop and text[j] in "%％":
+                j += 1
+            raw = text[i:j]
+            out.append(Token(raw.replace("−", "-").replace("％", "%"), i, j, Kind.NUMBER,
+                             raw=raw))
+            i = j
+            continue
+        if ch in _LATIN:
+            j = i + 1
+            while j < stop and text[j] in _LATIN:
+                j += 1
+            raw = text[i:j]
+            word = "P" if raw in ("P", "p", "Pr") and j < stop and text[j] in "(（" \
+                else raw.lower()
+            out.append(Token(word, i, j, Kind.WORD, raw=raw))
+            i = j
+            continue
+        for arrow, name in _ARROWS:
+            if text.startswith(arrow, i):
+                out.append(Token(name, i, i + len(arrow), Kind.SYMBOL))
+                i += len(arrow)
+                break
+        else:
+            symbol = _PUNCT.get(ch)
+            if symbol is not None:
+                out.append(Token(symbol, i, i + 1, Kind.SYMBOL))
+            else:
+                out.append(Token("\0", i, i + 1, Kind.SYMBOL))  # in no template
+            i += 1
+    return out
+
+
+def _define(tokens: list[Token], names: ZhNames) -> bool:
+    """"用B代表考试成绩": B names that variable for the rest of the reply (True: a name
+    was defined)."""
+    words = [t for t in tokens if t.text not in ("用", "令", "设", "我们")]
+    if len(words) == 3 and words[0].kind is Kind.WORD and words[0].raw and \
+            words[1].text in _DEFINES and words[2].kind is Kind.VAR and \
+            names.defined < MAX_DEFINED:
+        names.defined += 1
+        names.add(words[0].raw, int(words[2].text[1:]))
+        return True
+    return False
+
+
+def _tidy(tokens: list[Token]) -> list[Token]:
+    """A clause without its fillers and discourse leads (its span starts at its words)."""
+    tokens = [t for t in tokens if t.text not in FILLERS]
+    for i in range(len(tokens) - 1):  # an example in brackets: "(例如A->B)" is left out
+        if tokens[i].text == "(" and tokens[i + 1].text in _EXAMPLES:
+            end = next((j for j in range(i + 2, len(tokens)) if tokens[j].text == ")"),
+                       len(tokens) - 1)
+            tokens = tokens[:i] + tokens[end + 1:]
+            break
+    for _ in range(8):
+        if tokens and tokens[0].kind is Kind.SYMBOL and tokens[0].text not in "({":
+            tokens = tokens[1:]  # a list's bullet, a stray mark
+        elif tokens and tokens[0].text in LEADS:
+            tokens = tokens[1:]
+        elif len(tokens) > 1 and (tokens[0].text, tokens[1].text) in _LEAD_PAIRS:
+            tokens = tokens[2:]
+        else:
+            break
+    while tokens and tokens[-1].kind is Kind.SYMBOL and tokens[-1].text in ",:":
+        tokens = tokens[:-1]
+    return tokens
+
+
+def _cut(tokens: list[Token], names: ZhNames) -> tuple[list[list[Token]], int | None]:
+    """One sentence's clauses: cut at commas outside brackets and at colons.  When a
+    clause defines a name, the clauses so far and where the rest of the sentence starts
+    (its words are read again, with the new name bound)."""
+    parts: list[list[Token]] = []
+    current: list[Token] = []
+    depth = 0
+    for i, tok in enumerate(tokens):
+        text = tok.text
+        if tok.kind is Kind.SYMBOL:
+            depth += (text in "({") - (text in ")}")
+            if depth <= 0 and text in ",:":
+                depth = 0
+                if text == ":" and not any(t.text == "答案" for t in current):
+                    if not any(t.kind is Kind.VAR for t in current):
+                        current = []  # "步骤1：", "推理：": a heading
+                        continue
+                elif text == ":":
+                    current.append(tok)
+                    continue
+                parts.append(current)
+                current = []
+                if _define(parts[-1], names) and i + 1 < len(tokens):
+                    return parts, tok.end
+                continue
+        current.append(tok)
+    _define(current, names)
+    parts.append(current)
+    return parts, None
+
+
+def _clauses(text: str, start: int, stop: int, names: ZhNames) -> list[list[Token]]:
+    """The clauses of one sentence, tidied; a condition or pair said first joined to
+    the clause after it."""
+    parts: list[list[Token]] = []
+    for _ in range(MAX_DEFINED + 1):
+        more, resume = _cut(_words(text, start, stop, names), names)
+        parts.extend(more)
+        if resume is None:
+            break
+        start = resume
+    out: list[list[Token]] = []
+    open_prefix = False  # the last clause is a condition or pair said first
+    for part in (_tidy(p) for p in parts):
+        if not part:
+            continue
+        if open_prefix:
+            out[-1] = [*out[-1], Token(",", part[0].start, part[0].start, Kind.SYMBOL), *part]
+            open_prefix = False
+        else:
+            out.append(part)
+            open_prefix = part[0].text in _PREFIXES
+    return out
+
+
+def sentences(text: str, start: int = 0, stop: int | None = None
+              ) -> list[tuple[int, int, bool]]:
+    """``text[start:stop]`` cut into sentences: (start, end, whether it is a question)."""
+    stop = len(text) if stop is None else stop
+    out = []
+    begin = start
+    for match in _END.finditer(text, start, stop):
+        i = match.start()
+        if i > begin:
+            out.append((begin, i, text[i] in _QUESTIONS))
+        begin = i + 1
+    if stop > begin:
+        out.append((begin, stop, False))
+    return out
+
+
+def clauses_zh(text: str, start: int, stop: int, names: ZhNames) -> list[Clause]:
+    """The clauses of one sentence ``text[start:stop]`` that may hold a claim."""
+    if stop - start > MAX_SENTENCE_CHARS:
+        return []
+    parts = _clauses(text, start, stop, names)
+    if any(t.text in HEDGES for part in parts for t in part):
+        return []
+    return [Clause([t.text for t in p], p[0].start, p[-1].end, p) for p in parts]
+
+
+def read_clause_zh(clause: Clause) -> list[Claim]:
+    """The claims of one Chinese clause (none when it is not one of the templates)."""
+    claims = _parse_words(tuple(clause.words))
+    if not claims:
+        return []
+    span = (clause.start, clause.end)
+    return [c.at(span) for c in claims]
+
+
+def read_chinese(text: str, names: tuple[str, ...] | ZhNames,
+                 aliases: Mapping[str, int] | None = None) -> list[Claim]:
+    """Every claim of a Chinese ``text`` about the variables ``names``, in reading order."""
+    table = names if isinstance(names, ZhNames) else \
+        ZhNames({**{n: i for i, n in enumerate(names)}, **(aliases or {})})
+    out: list[Claim] = []
+    for n, (start, stop, question) in enumerate(sentences(text)):
+        if n == MAX_SENTENCES:
+            break
+        if not question:
+            for clause in clauses_zh(text, start, stop, table):
+                out.extend(read_clause_zh(clause))
+    return out
+
+
+def vocabulary() -> frozenset[str]:
+    """The Chinese words the templates, leads, fillers and hedges use."""
+    return _parser()[1]
+
+
+__all__ = ["MAX_SENTENCES", "ZhNames", "clauses_zh", "has_chinese", "read_chinese",
+           "read_clause_zh", "sentences", "vocabulary"]

@@ -62,14 +62,17 @@ State = tuple[int, int]
 
 
 def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None,
-               previous: dict[State, State | None] | None = None) -> tuple[int, int]:
+               previous: dict[State, State | None] | None = None,
+               opened: int | None = None) -> tuple[int, int]:
     """The states an open walk from ``x`` reaches given ``given`` (a bitmask).
 
     Returns ``(up, down)``: the nodes entered from a child, and those entered from
     a parent; ``x`` counts as entered from a child (the start state).  When
     ``previous`` is a dict it receives every reached state's predecessor state
     (the start maps to ``None``), breadth first, so each recorded walk is a
-    shortest one.  ``kids`` saves recomputing ``dag.children()`` in hot loops.
+    shortest one.  ``kids`` saves recomputing ``dag.children()`` in hot loops, and
+    ``opened`` (``An(given)``, which ``reach`` gives) a look-up in the memory for a
+    caller that walks once per ``given``.
 
     >>> g = Dag.from_edges(3, [(0, 1), (2, 1)])  # 0 → 1 ← 2
     >>> bayes_ball(g, 0, 0), bayes_ball(g, 0, 0b010)
@@ -77,7 +80,8 @@ def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None
     """
     kids = kids if kids is not None else dag.children()
     parents = dag.parents
-    opened = reach_from(parents, given)  # An(given): colliders that let the walk turn up
+    if opened is None:  # An(given): colliders that let the walk turn up
+        opened = reach_from(parents, given)
     if previous is not None:
         previous[(x, UP)] = None
     seen_up = front_up = 1 << x

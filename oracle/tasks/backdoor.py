@@ -37,7 +37,7 @@ from itertools import combinations
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.dsep import bayes_ball, open_path
 from causal_oracle.oracle.errors import BudgetExceeded
-from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.graph import Dag, reach
 from causal_oracle.oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
 
 MAX_SUBSETS = 1 << 17  # subsets examined before giving up with BudgetExceeded
@@ -117,10 +117,14 @@ def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
     graph = question.graph
     ends = (*question.causes, *question.effects)
     effects = sum(1 << e for e in question.effects)
+    whole = graph.dag
     per_cause = []
     for c in question.causes:
-        cut = Dag.from_edges(len(graph.names), (e for e in graph.edges if e[0] != c))
-        per_cause.append((c, cut, cut.children(), forbidden_mask(graph, (c,), ends)))
+        bit = 1 << c
+        cut = Dag(whole.n, tuple(p & ~bit for p in whole.parents))  # no edge out of c
+        kids = list(whole.children())
+        kids[c] = 0
+        per_cause.append((c, cut, tuple(kids), forbidden_mask(graph, (c,), ends)))
 
     def valid(z: int) -> bool:
         if not effects:
@@ -128,7 +132,8 @@ def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
         for c, cut, kids, forbidden in per_cause:
             if z & forbidden or effects >> c & 1:
                 return False
-            up, down = bayes_ball(cut, c, z, kids)  # one walk answers every effect
+            # one walk answers every effect; An(z) found afresh (z is new at each call)
+            up, down = bayes_ball(cut, c, z, kids, opened=reach(cut.parents, z))
             if (up | down) & effects:
                 return False
         return True

@@ -5,7 +5,7 @@ their own path search, d-separation by the Bayes-ball walk (``oracle.dsep``) and
 own rule evaluation.  This module re-derives every claim with *different* code and
 shares nothing with the solvers except the plain fields of the question objects
 (names, edges, rules): its own adjacency (``_Adjacency``: parent and child bitmasks read
-once per question from the edge list, acyclicity by Kahn's algorithm), depth-first
+once per question from the edge list, acyclicity by peeling parentless layers), depth-first
 path listing, d-separation by the moralised ancestral graph (Lauritzen, Dawid, Larsen &
 Leimer 1990: ``Z`` separates ``x`` and ``y`` iff no path joins them in the moral graph
 of ``An({x, y} ∪ Z)`` once ``Z`` is removed — a different criterion from the solvers'
@@ -47,7 +47,12 @@ def _require(condition: bool, message: str) -> None:
 
 
 def _members(mask: int) -> set[int]:
-    return {i for i in range(mask.bit_length()) if mask >> i & 1}
+    out = set()
+    while mask:
+        low = mask & -mask
+        out.add(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _mask(nodes: Any) -> int:
@@ -103,11 +108,9 @@ class _Adjacency:
         edges entering the nodes of ``into``."""
         parents = tuple(0 if into >> v & 1 else p & ~out_of
                         for v, p in enumerate(self.parents))
-        children = [0] * len(parents)
-        for v, p in enumerate(parents):
-            for u in _members(p):
-                children[u] |= 1 << v
-        return _Adjacency(parents, tuple(children))
+        children = tuple(0 if out_of >> u & 1 else c & ~into
+                         for u, c in enumerate(self.children))
+        return _Adjacency(parents, children)
 
     def separated(self, x: int, ys: int, z: int) -> bool:
         """``z`` d-separates ``x`` from every node of ``ys`` (bitmasks): none of them is
@@ -143,24 +146,25 @@ class _Adjacency:
 
 @memoised(limit=64)  # in the service's memory: the graphs of recent questions
 def _adjacency(n: int, edges: frozenset[tuple[int, int]]) -> _Adjacency:
-    """The adjacency of a question's graph, read once per graph; rejects a cycle."""
+    """The adjacency of a question's graph, read once per graph; rejects a cycle (peeling
+    off, layer by layer, the nodes with no parent left: a cycle leaves some unpeeled)."""
     parents = [0] * n
     children = [0] * n
     for a, b in edges:
         parents[b] |= 1 << a
         children[a] |= 1 << b
-    indegree = [bin(p).count("1") for p in parents]
-    ready = [v for v in range(n) if not indegree[v]]
-    done = 0
-    while ready:
-        v = ready.pop()
-        done += 1
-        for w in _members(children[v]):
-            indegree[w] -= 1
-            if not indegree[w]:
-                ready.append(w)
-    if done != n:
-        raise CertificateRejected("the graph is not acyclic")
+    left = (1 << n) - 1
+    while left:
+        layer = 0
+        rest = left
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not parents[low.bit_length() - 1] & left:
+                layer |= low
+        if not layer:
+            raise CertificateRejected("the graph is not acyclic")
+        left &= ~layer
     return _Adjacency(tuple(parents), tuple(children))
 
 

@@ -99,16 +99,28 @@ def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None
                 low = go_down & -go_down
                 new_down |= kids[low.bit_length() - 1]
                 go_down ^= low
-        else:
-            for v in bits(go_up):
-                source = (v, UP) if (front_up & ~given) >> v & 1 else (v, DOWN)
-                for w in bits(parents[v] & ~seen_up & ~new_up):
-                    previous[(w, UP)] = source
+        else:  # the same, ascending, recording each new state's predecessor
+            while go_up:
+                low = go_up & -go_up
+                go_up ^= low
+                v = low.bit_length() - 1
+                source = (v, UP) if (front_up & ~given) & low else (v, DOWN)
+                fresh = parents[v] & ~seen_up & ~new_up
+                while fresh:
+                    w = fresh & -fresh
+                    fresh ^= w
+                    previous[(w.bit_length() - 1, UP)] = source
                 new_up |= parents[v]
-            for v in bits(go_down):
-                source = (v, UP) if front_up >> v & 1 else (v, DOWN)
-                for w in bits(kids[v] & ~seen_down & ~new_down):
-                    previous[(w, DOWN)] = source
+            while go_down:
+                low = go_down & -go_down
+                go_down ^= low
+                v = low.bit_length() - 1
+                source = (v, UP) if front_up & low else (v, DOWN)
+                fresh = kids[v] & ~seen_down & ~new_down
+                while fresh:
+                    w = fresh & -fresh
+                    fresh ^= w
+                    previous[(w.bit_length() - 1, DOWN)] = source
                 new_down |= kids[v]
         front_up = new_up & ~seen_up
         front_down = new_down & ~seen_down

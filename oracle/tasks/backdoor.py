@@ -129,11 +129,15 @@ def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
     def valid(z: int) -> bool:
         if not effects:
             return True
+        opened = None
         for c, cut, kids, forbidden in per_cause:
             if z & forbidden or effects >> c & 1:
                 return False
-            # one walk answers every effect; An(z) found afresh (z is new at each call)
-            up, down = bayes_ball(cut, c, z, kids, opened=reach(cut.parents, z))
+            if opened is None:
+                # An(z), found once per set: z holds no descendant of c, so no path into
+                # z leaves c, and the cut graph has the same ancestors of z
+                opened = reach(whole.parents, z)
+            up, down = bayes_ball(cut, c, z, kids, opened=opened)  # one walk, all effects
             if (up | down) & effects:
                 return False
         return True
@@ -162,11 +166,17 @@ def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
         minimal = [0]
     else:
         examined = 0
+        members = [1 << v for v in pool]
         for size in range(1, len(pool) + 1):
-            for combo in combinations(pool, size):
+            for combo in combinations(members, size):
                 checkpoint()
-                z = sum(1 << v for v in combo)
-                if any(m & z == m for m in minimal):
+                z = sum(combo)
+                covered = False
+                for m in minimal:
+                    if m & z == m:
+                        covered = True
+                        break
+                if covered:  # a superset of a minimal set is not minimal
                     continue
                 examined += 1
                 if examined > MAX_SUBSETS:

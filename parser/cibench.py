@@ -35,7 +35,7 @@ Public functions: ``parse_cibench`` (any of the four), ``parse_with_grammar``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from lark import Token, v_args
@@ -69,21 +69,24 @@ _TERMINAL_NAMES = {"WORD": "a word of a name", "$END": "end of text", "_THE": "'
 
 # ---- names ---------------------------------------------------------------------
 
-@dataclass(frozen=True)
 class RawName:
-    """A name as written: its words, first token, and whether it starts a sentence."""
+    """A name as written: its words, first token, and whether it starts a sentence; its
+    ``text`` (words joined) and ``key`` (the text case-folded) are read many times while
+    names are resolved, so they are worked out once.  (A plain class with slots: a
+    prompt makes dozens, and a frozen dataclass takes twice as long to make.)"""
 
-    words: tuple[str, ...]
-    token: Token | None  # None when read by the recogniser (its errors go to the grammar)
-    initial: bool = False
+    __slots__ = ("initial", "key", "text", "token", "words")
 
-    def __post_init__(self) -> None:
-        text = " ".join(self.words)
-        object.__setattr__(self, "text", text)  # read many times while names are resolved
-        object.__setattr__(self, "key", text.casefold())
+    def __init__(self, words: tuple[str, ...], token: Token | None,
+                 initial: bool = False) -> None:
+        self.words = words
+        self.token = token  # None when read by the recogniser (its errors go to the grammar)
+        self.initial = initial
+        self.text = text = " ".join(words)
+        self.key = text.casefold()
 
-    text: str = field(init=False, repr=False, compare=False)
-    key: str = field(init=False, repr=False, compare=False)
+    def __repr__(self) -> str:
+        return f"RawName({self.words!r}, initial={self.initial})"
 
     def display(self) -> str:
         """The name as a variable: a sentence-initial capital is undone ("Ntkswaab")."""

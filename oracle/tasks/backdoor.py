@@ -92,14 +92,19 @@ def check_set(question: BackdoorQuestion, z: int) -> SetVerdict:
     ((1, 0, 2), True)
     """
     graph = question.graph
+    effects = sum(1 << e for e in question.effects)
     for c in question.causes:
-        cut = graph.without_edges_out_of(c)
+        if not effects:
+            break
         bad = z & forbidden_mask(graph, (c,), (*question.causes, *question.effects))
+        if bad:
+            return SetVerdict(False, c, question.effects[0], forbidden=bits(bad)[0])
+        cut = graph.without_edges_out_of(c)
+        up, down = bayes_ball(cut.dag, c, z)  # which effects an open trail reaches
         for e in question.effects:
-            if bad:
-                return SetVerdict(False, c, e, forbidden=bits(bad)[0])
-            trail = open_trail(cut, c, e, z)
-            if trail is not None:
+            if (up | down) >> e & 1:  # the first such effect: its trail is the witness
+                trail = open_trail(cut, c, e, z)
+                assert trail is not None  # the same walk, recorded
                 return SetVerdict(False, c, e, trail=trail)
     return SetVerdict(True)
 

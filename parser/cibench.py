@@ -454,9 +454,12 @@ def _recognised(text: str) -> CIBenchQuestion | None:
         return None
 
 
+_TASKS: dict[type, str] = {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
+                           CounterfactualQuestion: "CI"}
+
+
 def _task(question: object) -> str:
-    return {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
-            CounterfactualQuestion: "CI"}[type(question)]
+    return _TASKS[type(question)]
 
 
 _MARKERS: tuple[tuple[str, str], ...] = (

@@ -37,7 +37,7 @@ from itertools import combinations
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.dsep import bayes_ball, open_path
 from causal_oracle.oracle.errors import BudgetExceeded
-from causal_oracle.oracle.graph import Dag, reach
+from causal_oracle.oracle.graph import reach
 from causal_oracle.oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
 
 MAX_SUBSETS = 1 << 17  # subsets examined before giving up with BudgetExceeded
@@ -125,11 +125,8 @@ def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
     whole = graph.dag
     per_cause = []
     for c in question.causes:
-        bit = 1 << c
-        cut = Dag(whole.n, tuple(p & ~bit for p in whole.parents))  # no edge out of c
-        kids = list(whole.children())
-        kids[c] = 0
-        per_cause.append((c, cut, tuple(kids), forbidden_mask(graph, (c,), ends)))
+        cut = graph.without_edges_out_of(c).dag  # kept by the graph: check_set reads it too
+        per_cause.append((c, cut, cut.children(), forbidden_mask(graph, (c,), ends)))
 
     def valid(z: int) -> bool:
         if not effects:

@@ -112,12 +112,16 @@ class TaskGraph:
         """The variables of ``mask`` and all their ancestors (inclusive)."""
         return self.dag.ancestors_of(mask)
 
-    def _subgraph(self, edges: frozenset[tuple[int, int]]) -> TaskGraph:
-        """The graph on the same names with some of its edges: distinct names, edges
-        between them and no cycle, as here, so not checked again."""
+    def _subgraph(self, edges: frozenset[tuple[int, int]], dag: Dag | None = None
+                  ) -> TaskGraph:
+        """The graph on the same names with some of its edges (``dag``, when given, is
+        its structure): distinct names, edges between them and no cycle, as here, so not
+        checked again."""
         out = object.__new__(TaskGraph)
         object.__setattr__(out, "names", self.names)
         object.__setattr__(out, "edges", edges)
+        if dag is not None:
+            object.__setattr__(out, "dag", dag)  # what the cached property would compute
         return out
 
     def without_edges_into(self, node: int) -> TaskGraph:
@@ -129,7 +133,10 @@ class TaskGraph:
         per node (every candidate set of a BA question is judged on the same cut graphs)."""
         cut = self._cut_out_of.get(node)
         if cut is None:
-            cut = self._subgraph(frozenset(e for e in self.edges if e[0] != node))
+            bit = 1 << node
+            whole = self.dag
+            cut = self._subgraph(frozenset(e for e in self.edges if e[0] != node),
+                                 Dag(whole.n, tuple(p & ~bit for p in whole.parents)))
             self._cut_out_of[node] = cut
         return cut
 
@@ -315,10 +322,13 @@ Question = (PathsQuestion | BackdoorQuestion | FactualQuestion | CounterfactualQ
 Answer = PathsAnswer | BackdoorAnswer | ValuesAnswer | InterventionAnswer
 
 
+_TASKS: dict[type, str] = {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
+                           CounterfactualQuestion: "CI", InterventionQuestion: "IE"}
+
+
 def task_of(question: Question) -> str:
     """The task code (CP, BA, FI, CI, IE) of a question object."""
-    return {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
-            CounterfactualQuestion: "CI", InterventionQuestion: "IE"}[type(question)]
+    return _TASKS[type(question)]
 
 
 # ---- model answers (what a language model claimed) ------------------------------

@@ -205,16 +205,13 @@ def graph_question(sentences: list[tuple[RawName, list[RawName]]], causes_raw: l
                    effects_raw: list[RawName], task: str) -> PathsQuestion | BackdoorQuestion:
     """A CP/BA question from its sentences (subject, objects), causes and effects."""
     table = NameTable()
-    add = table.add
-    for subject, objects in sentences:
-        add(subject)
-        for obj in objects:
-            add(obj)
-    position = table.position  # every name of a sentence is in it now
+    add, position = table.add, table.position  # a name's place is fixed when first added
     edges = set()
     for subject, objects in sentences:
+        add(subject)
         a = position[subject.key]
         for obj in objects:
+            add(obj)
             b = position[obj.key]
             if a == b:
                 raise SemanticError(f"{quote(subject.text)} cannot cause itself", obj.token)

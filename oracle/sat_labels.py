@@ -187,9 +187,17 @@ class ClassSolver:
         if not self._solver.solve(assumptions=assume or []):
             return None
         model = self._solver.get_model() or []
-        true = {lit for lit in model if lit > 0}
-        return Dag.from_edges(self.n, [(a, b) if self._dir[(a, b)] in true else (b, a)
-                                       for a, b in self.edges])
+        m = len(self.edges)
+        if m and (len(model) < m or abs(model[m - 1]) != m):
+            true = {lit for lit in model if lit > 0}  # not python-sat's usual layout
+            model = [i + 1 if i + 1 in true else -(i + 1) for i in range(m)]
+        parents = [0] * self.n  # model[i] is the literal of edge variable i + 1
+        for (a, b), lit in zip(self.edges, model, strict=False):
+            if lit > 0:
+                parents[b] |= 1 << a
+            else:
+                parents[a] |= 1 << b
+        return Dag(self.n, tuple(parents))
 
     def decide(self, kind: RelationKind, form: SurfaceForm, p: int, q: int,
                profile: Profile) -> tuple[Dag | None, Dag | None]:

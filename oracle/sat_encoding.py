@@ -30,11 +30,11 @@ Every model, projected onto the edge variables, is one member of the class: a DA
 with the premise's skeleton and exactly its v-structures.  Members are enumerated
 with blocking clauses over the edge literals.
 
-Loading is most of the work for a large premise (a complete 12-variable one has 1,596
-clauses, and its SAT calls take microseconds): ``loaded_solver`` hands the clauses to
-CaDiCaL through python-sat's own C call, one call per clause, without the Python
-method around it that python-sat's ``bootstrap_with`` goes through (which costs more
-than the clause); the solver and its clauses, in order, are the same either way.
+Loading is most of the work for a large premise (hundreds of clauses, and SAT calls of
+microseconds): ``loaded_solver`` hands the clauses to CaDiCaL through python-sat's own
+C call, one call per clause, without the Python method around it that python-sat's
+``bootstrap_with`` goes through (which costs more than the clause); the solver and its
+clauses, in order, are the same either way.
 """
 
 from __future__ import annotations

@@ -63,7 +63,6 @@ def _mask(nodes: Any) -> int:
     return out
 
 
-
 @dataclass(slots=True, eq=False)
 class _Adjacency:
     """The checker's own reading of a graph: ``parents[v]`` and ``children[v]`` bitmasks."""

@@ -63,7 +63,7 @@ State = tuple[int, int]
 
 def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None,
                previous: dict[State, State | None] | None = None,
-               opened: int | None = None) -> tuple[int, int]:
+               opened: int | None = None, until: int = 0) -> tuple[int, int]:
     """The states an open walk from ``x`` reaches given ``given`` (a bitmask).
 
     Returns ``(up, down)``: the nodes entered from a child, and those entered from
@@ -72,7 +72,9 @@ def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None
     (the start maps to ``None``), breadth first, so each recorded walk is a
     shortest one.  ``kids`` saves recomputing ``dag.children()`` in hot loops, and
     ``opened`` (``An(given)``, which ``reach`` gives) a look-up in the memory for a
-    caller that walks once per ``given``.
+    caller that walks once per ``given``.  With ``until`` the walk stops once it has
+    reached a node of that mask (what it returns then holds that node, but not
+    necessarily every node an open walk reaches): for a caller that asks only whether.
 
     >>> g = Dag.from_edges(3, [(0, 1), (2, 1)])  # 0 → 1 ← 2
     >>> bayes_ball(g, 0, 0), bayes_ball(g, 0, 0b010)
@@ -126,6 +128,8 @@ def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None
         front_down = new_down & ~seen_down
         seen_up |= front_up
         seen_down |= front_down
+        if (front_up | front_down) & until:
+            break
     return seen_up, seen_down
 
 

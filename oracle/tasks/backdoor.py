@@ -139,7 +139,8 @@ def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
                 # An(z), found once per set: z holds no descendant of c, so no path into
                 # z leaves c, and the cut graph has the same ancestors of z
                 opened = reach(whole.parents, z)
-            up, down = bayes_ball(cut, c, z, kids, opened=opened)  # one walk, all effects
+            # one walk answers every effect, and stops at the first it reaches
+            up, down = bayes_ball(cut, c, z, kids, opened=opened, until=effects)
             if (up | down) & effects:
                 return False
         return True

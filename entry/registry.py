@@ -294,11 +294,15 @@ class Family(ABC, Generic[Q, S]):
         return {}
 
 
+_FOUND_KEPT = 256
+
+
 class Registry:
     """The registered families, in order: ``select`` tries them in this order."""
 
     def __init__(self) -> None:
         self._families: dict[str, Family[Any, Any]] = {}
+        self._found: dict[str, Family[Any, Any]] = {}  # ``get``'s answers, as asked
 
     def register(self, family: Family[Any, Any], *, first: bool = False) -> None:
         """Add ``family`` (``first``: ahead of the others when detecting); a family of
@@ -311,6 +315,7 @@ class Registry:
         if clash:
             raise TypeError(f"{family.name}: another family already reads --{clash[0]}")
         self._families.pop(family.name, None)
+        self._found = {}
         if first:
             self._families = {family.name: family, **self._families}
         else:
@@ -318,6 +323,7 @@ class Registry:
 
     def unregister(self, name: str) -> None:
         self._families.pop(name, None)
+        self._found = {}
 
     def __iter__(self) -> Iterator[Family[Any, Any]]:
         return iter(tuple(self._families.values()))
@@ -339,12 +345,19 @@ class Registry:
 
     def get(self, task: str) -> Family[Any, Any]:
         """The family of a family or task name (any case), also as ``task_of`` writes it
-        ("CLEAR d-separation" names CLEAR's family); ``InputError`` otherwise."""
+        ("CLEAR d-separation" names CLEAR's family); ``InputError`` otherwise.
+        Answers are remembered by the name as given (a few hundred at most; every
+        answer on a hot path asks), until a family is registered or removed."""
+        found = self._found.get(task)
+        if found is not None:
+            return found
         words = task.strip().casefold().split(maxsplit=1)
         for wanted in (" ".join(words), *words[:1]):
             for family in self:
                 if wanted == family.name.casefold() or any(
                         wanted == t.casefold() for t in family.tasks):
+                    if len(self._found) < _FOUND_KEPT:
+                        self._found[task] = family
                     return family
         raise InputError(f"unknown task {task!r}; expected one of {', '.join(self.tasks())}")
 

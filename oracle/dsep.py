@@ -62,14 +62,19 @@ State = tuple[int, int]
 
 
 def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None,
-               previous: dict[State, State | None] | None = None) -> tuple[int, int]:
+               previous: dict[State, State | None] | None = None,
+               opened: int | None = None, until: int = 0) -> tuple[int, int]:
     """The states an open walk from ``x`` reaches given ``given`` (a bitmask).
 
     Returns ``(up, down)``: the nodes entered from a child, and those entered from
     a parent; ``x`` counts as entered from a child (the start state).  When
     ``previous`` is a dict it receives every reached state's predecessor state
     (the start maps to ``None``), breadth first, so each recorded walk is a
-    shortest one.  ``kids`` saves recomputing ``dag.children()`` in hot loops.
+    shortest one.  ``kids`` saves recomputing ``dag.children()`` in hot loops, and
+    ``opened`` (``An(given)``, which ``reach`` gives) a look-up in the memory for a
+    caller that walks once per ``given``.  With ``until`` the walk stops once it has
+    reached a node of that mask (what it returns then holds that node, but not
+    necessarily every node an open walk reaches): for a caller that asks only whether.
 
     >>> g = Dag.from_edges(3, [(0, 1), (2, 1)])  # 0 → 1 ← 2
     >>> bayes_ball(g, 0, 0), bayes_ball(g, 0, 0b010)
@@ -77,7 +82,8 @@ def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None
     """
     kids = kids if kids is not None else dag.children()
     parents = dag.parents
-    opened = reach_from(parents, given)  # An(given): colliders that let the walk turn up
+    if opened is None:  # An(given): colliders that let the walk turn up
+        opened = reach_from(parents, given)
     if previous is not None:
         previous[(x, UP)] = None
     seen_up = front_up = 1 << x
@@ -95,21 +101,35 @@ def bayes_ball(dag: Dag, x: int, given: int, kids: tuple[int, ...] | None = None
                 low = go_down & -go_down
                 new_down |= kids[low.bit_length() - 1]
                 go_down ^= low
-        else:
-            for v in bits(go_up):
-                source = (v, UP) if (front_up & ~given) >> v & 1 else (v, DOWN)
-                for w in bits(parents[v] & ~seen_up & ~new_up):
-                    previous[(w, UP)] = source
+        else:  # the same, ascending, recording each new state's predecessor
+            while go_up:
+                low = go_up & -go_up
+                go_up ^= low
+                v = low.bit_length() - 1
+                source = (v, UP) if (front_up & ~given) & low else (v, DOWN)
+                fresh = parents[v] & ~seen_up & ~new_up
+                while fresh:
+                    w = fresh & -fresh
+                    fresh ^= w
+                    previous[(w.bit_length() - 1, UP)] = source
                 new_up |= parents[v]
-            for v in bits(go_down):
-                source = (v, UP) if front_up >> v & 1 else (v, DOWN)
-                for w in bits(kids[v] & ~seen_down & ~new_down):
-                    previous[(w, DOWN)] = source
+            while go_down:
+                low = go_down & -go_down
+                go_down ^= low
+                v = low.bit_length() - 1
+                source = (v, UP) if front_up & low else (v, DOWN)
+                fresh = kids[v] & ~seen_down & ~new_down
+                while fresh:
+                    w = fresh & -fresh
+                    fresh ^= w
+                    previous[(w.bit_length() - 1, DOWN)] = source
                 new_down |= kids[v]
         front_up = new_up & ~seen_up
         front_down = new_down & ~seen_down
         seen_up |= front_up
         seen_down |= front_down
+        if (front_up | front_down) & until:
+            break
     return seen_up, seen_down
 
 

@@ -160,8 +160,11 @@ def children_of(parents: tuple[int, ...]) -> tuple[int, ...]:
     """Child bitmasks from parent bitmasks."""
     kids = [0] * len(parents)
     for h, mask in enumerate(parents):
-        for t in bits(mask):
-            kids[t] |= 1 << h
+        bit = 1 << h
+        while mask:
+            low = mask & -mask
+            kids[low.bit_length() - 1] |= bit
+            mask ^= low
     return tuple(kids)
 
 
@@ -174,7 +177,11 @@ def _topological_order(parents: tuple[int, ...]) -> tuple[int, ...] | None:
     while ready:
         v = ready.popleft()
         order.append(v)
-        for w in bits(kids[v]):
+        mask = kids[v]
+        while mask:  # ascending, as ``bits``
+            low = mask & -mask
+            w = low.bit_length() - 1
+            mask ^= low
             indegree[w] -= 1
             if indegree[w] == 0:
                 ready.append(w)

@@ -41,11 +41,14 @@ Relations (``oracle.relations`` for their meaning under each profile):
 
 from __future__ import annotations
 
-from pysat.solvers import Solver
-
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.relations import Profile
-from causal_oracle.oracle.sat_encoding import class_encoding
+from causal_oracle.oracle.sat_encoding import (
+    class_encoding,
+    clause_adder,
+    loaded_solver,
+    spare_solver,
+)
 from causal_oracle.oracle.statements import RelationKind, SurfaceForm
 from causal_oracle.oracle.structure import Structure
 
@@ -65,9 +68,12 @@ class ClassSolver:
             self._nbrs[a] |= 1 << b
             self._nbrs[b] |= 1 << a
         self._next = encoding.top
-        self._solver = Solver(name="cadical153", bootstrap_with=encoding.clauses)
+        # the class clauses, loaded once per premise: by the member enumeration that found
+        # the class too large to list (its spare solver), or here
+        self._solver = spare_solver(structure) or loaded_solver(encoding.clauses)
+        self._add = clause_adder(self._solver)
         self._true = self._new()
-        self._solver.add_clause([self._true])
+        self._add([self._true])
         self._reach: dict[tuple[int, bool, int, int], list[int]] = {}
         self._relations: dict[RelationKey, int] = {}
 
@@ -88,17 +94,17 @@ class ClassSolver:
     def _and(self, lits: list[int]) -> int:
         out = self._new()
         for lit in lits:
-            self._solver.add_clause([-out, lit])
-        self._solver.add_clause([out] + [-lit for lit in lits])
+            self._add([-out, lit])
+        self._add([out] + [-lit for lit in lits])
         return out
 
     def _or(self, lits: list[int]) -> int:
         if not lits:
             return -self._true
         out = self._new()
-        self._solver.add_clause([-out, *lits])
+        self._add([-out, *lits])
         for lit in lits:
-            self._solver.add_clause([out, -lit])
+            self._add([out, -lit])
         return out
 
     # ------------------------------------------------------ reachability
@@ -113,7 +119,7 @@ class ClassSolver:
             return cached
         n = self.n
         x = [self._new() for _ in range(n)]
-        add = self._solver.add_clause
+        add = self._add
         for v in range(n):
             if v in (source, avoid):
                 add([-x[v]])
@@ -181,9 +187,17 @@ class ClassSolver:
         if not self._solver.solve(assumptions=assume or []):
             return None
         model = self._solver.get_model() or []
-        true = {lit for lit in model if lit > 0}
-        return Dag.from_edges(self.n, [(a, b) if self._dir[(a, b)] in true else (b, a)
-                                       for a, b in self.edges])
+        m = len(self.edges)
+        if m and (len(model) < m or abs(model[m - 1]) != m):
+            true = {lit for lit in model if lit > 0}  # not python-sat's usual layout
+            model = [i + 1 if i + 1 in true else -(i + 1) for i in range(m)]
+        parents = [0] * self.n  # model[i] is the literal of edge variable i + 1
+        for (a, b), lit in zip(self.edges, model, strict=False):
+            if lit > 0:
+                parents[b] |= 1 << a
+            else:
+                parents[a] |= 1 << b
+        return Dag(self.n, tuple(parents))
 
     def decide(self, kind: RelationKind, form: SurfaceForm, p: int, q: int,
                profile: Profile) -> tuple[Dag | None, Dag | None]:

@@ -35,7 +35,7 @@ Public functions: ``parse_cibench`` (any of the four), ``parse_with_grammar``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from lark import Token, v_args
@@ -69,21 +69,24 @@ _TERMINAL_NAMES = {"WORD": "a word of a name", "$END": "end of text", "_THE": "'
 
 # ---- names ---------------------------------------------------------------------
 
-@dataclass(frozen=True)
 class RawName:
-    """A name as written: its words, first token, and whether it starts a sentence."""
+    """A name as written: its words, first token, and whether it starts a sentence; its
+    ``text`` (words joined) and ``key`` (the text case-folded) are read many times while
+    names are resolved, so they are worked out once.  (A plain class with slots: a
+    prompt makes dozens, and a frozen dataclass takes twice as long to make.)"""
 
-    words: tuple[str, ...]
-    token: Token | None  # None when read by the recogniser (its errors go to the grammar)
-    initial: bool = False
+    __slots__ = ("initial", "key", "text", "token", "words")
 
-    def __post_init__(self) -> None:
-        text = " ".join(self.words)
-        object.__setattr__(self, "text", text)  # read many times while names are resolved
-        object.__setattr__(self, "key", text.casefold())
+    def __init__(self, words: tuple[str, ...], token: Token | None,
+                 initial: bool = False) -> None:
+        self.words = words
+        self.token = token  # None when read by the recogniser (its errors go to the grammar)
+        self.initial = initial
+        self.text = text = " ".join(words)
+        self.key = text.casefold()
 
-    text: str = field(init=False, repr=False, compare=False)
-    key: str = field(init=False, repr=False, compare=False)
+    def __repr__(self) -> str:
+        return f"RawName({self.words!r}, initial={self.initial})"
 
     def display(self) -> str:
         """The name as a variable: a sentence-initial capital is undone ("Ntkswaab")."""
@@ -202,14 +205,14 @@ def graph_question(sentences: list[tuple[RawName, list[RawName]]], causes_raw: l
                    effects_raw: list[RawName], task: str) -> PathsQuestion | BackdoorQuestion:
     """A CP/BA question from its sentences (subject, objects), causes and effects."""
     table = NameTable()
-    for subject, objects in sentences:
-        table.add(subject)
-        for obj in objects:
-            table.add(obj)
+    add, position = table.add, table.position  # a name's place is fixed when first added
     edges = set()
     for subject, objects in sentences:
+        add(subject)
+        a = position[subject.key]
         for obj in objects:
-            a, b = table.index(subject), table.index(obj)
+            add(obj)
+            b = position[obj.key]
             if a == b:
                 raise SemanticError(f"{quote(subject.text)} cannot cause itself", obj.token)
             edges.add((a, b))
@@ -235,13 +238,13 @@ def scm_question(lines: list[tuple[str, RawName, list[_Event]]], observed: list[
                  ) -> FactualQuestion | CounterfactualQuestion:
     """A FI/CI question from its rule lines, observations, queries and what-if events."""
     table = NameTable()
-    mentioned: list[RawName] = []
+    add = table.add
     for _kind, head, body in lines:
-        mentioned.append(head)
-        mentioned.extend(e.name for e in body)
-    mentioned.extend(e.name for e in observed)
-    for name in mentioned:
-        table.add(name)
+        add(head)
+        for e in body:
+            add(e.name)
+    for e in observed:
+        add(e.name)
     for q in queries:
         if q not in table:
             raise SemanticError(f"the queried event {quote(q.text)} is not mentioned in the "
@@ -250,16 +253,24 @@ def scm_question(lines: list[tuple[str, RawName, list[_Event]]], observed: list[
         table.add(e.name)
     rules: list[Rule] = []
     bound = 0
+    position = table.position  # every name of a line is in it now
+    literals: tuple[dict[str, Literal], ...] = ({}, {})  # by value, then name: made once
     for kind, head, body in lines:
-        h = table.index(head)
+        h = position[head.key]
         if kind == "bound":
             bound |= 1 << h
             continue
-        lits = tuple([Literal(table.index(e.name), e.value) for e in body])
-        if h in {lit.node for lit in lits}:
-            raise SemanticError(f"the rule for {quote(head.text)} mentions its own head",
-                                head.token)
-        rules.append(Rule(h, lits))
+        lits = []
+        for e in body:
+            made = literals[e.value]
+            lit = made.get(e.name.key)
+            if lit is None:
+                lit = made[e.name.key] = Literal(position[e.name.key], e.value)
+            if lit.node == h:
+                raise SemanticError(f"the rule for {quote(head.text)} mentions its own head",
+                                    head.token)
+            lits.append(lit)
+        rules.append(Rule(h, tuple(lits)))
     scm = BooleanSCM(table.names, tuple(rules), bound)
     try:
         scm.graph  # noqa: B018 - validates acyclicity at the boundary
@@ -402,25 +413,50 @@ def _recognised(text: str) -> CIBenchQuestion | None:
     checkpoint()
     if pieces is None:
         return None
+    # A name or an event recurs in many sentences: each distinct one is made once.
+    names: dict[tuple[str, ...], RawName] = {}
+    initials: dict[tuple[str, ...], RawName] = {}  # a sentence's first name
+    events: dict[tuple[tuple[str, ...], bool], _Event] = {}
+
+    def raw(words: tuple[str, ...]) -> RawName:
+        found = names.get(words)
+        if found is None:
+            found = names[words] = RawName(words, None)
+        return found
+
+    def initial(words: tuple[str, ...]) -> RawName:
+        found = initials.get(words)
+        if found is None:
+            found = initials[words] = RawName(words, None, initial=True)
+        return found
+
+    def event(words: tuple[str, ...], value: bool) -> _Event:
+        found = events.get((words, value))
+        if found is None:
+            found = events[(words, value)] = _Event(raw(words), value)
+        return found
+
     try:
         if isinstance(pieces, GraphPieces):
-            sentences = [(RawName(subject, None, initial=True),
-                          [RawName(o, None) for o in objects])
+            sentences = [(initial(subject), [raw(o) for o in objects])
                          for subject, objects in pieces.sentences]
-            return graph_question(sentences, [RawName(c, None) for c in pieces.causes],
-                                  [RawName(e, None) for e in pieces.effects], pieces.task)
-        lines = [(kind, RawName(head, None), [_Event(RawName(w, None), v) for w, v in body])
+            return graph_question(sentences, [raw(c) for c in pieces.causes],
+                                  [raw(e) for e in pieces.effects], pieces.task)
+        lines = [(kind, raw(head), [event(w, v) for w, v in body])
                  for kind, head, body in pieces.lines]
-        return scm_question(lines, [_Event(RawName(w, None), v) for w, v in pieces.observed],
-                            pieces.task, [RawName(q, None) for q in pieces.queries],
-                            [_Event(RawName(w, None), v) for w, v in pieces.whatif])
+        return scm_question(lines, [event(w, v) for w, v in pieces.observed],
+                            pieces.task, [raw(q) for q in pieces.queries],
+                            [event(w, v) for w, v in pieces.whatif])
     except (SemanticError, InputError):  # the grammar reports it, with its place
         return None
 
 
+_TASKS: dict[type, str] = {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
+                           CounterfactualQuestion: "CI"}
+
+
 def _task(question: object) -> str:
-    return {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
-            CounterfactualQuestion: "CI"}[type(question)]
+    return _TASKS[type(question)]
 
 
 _MARKERS: tuple[tuple[str, str], ...] = (

@@ -19,7 +19,7 @@ from lark.grammar import NonTerminal
 from lark.parsers.grammar_analysis import GrammarAnalyzer
 
 from causal_oracle.parser import cibench
-from causal_oracle.parser.cibench_lines import FOLLOW_NAME, KEYWORDS, recognise
+from causal_oracle.parser.cibench_lines import _TOKEN, FOLLOW_NAME, KEYWORDS, recognise
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.grammar import load_grammar
 
@@ -60,6 +60,16 @@ def test_keywords_are_the_grammars_word_literals() -> None:
     literals = {t.pattern.value.casefold() for t in parser.terminals
                 if t.pattern.type == "str" and WORD.fullmatch(t.pattern.value)}
     assert literals == set(KEYWORDS)
+
+
+def test_the_token_pattern_is_the_grammars_word_without_the_case_flag() -> None:
+    """``_TOKEN`` spells the grammar's case-blind ``WORD`` out: the same characters start
+    and continue a word, over every code point."""
+    start, rest = re.compile(r"[a-z0-9]", re.I), re.compile(r"[a-z0-9'’_\-]", re.I)
+    for code in range(0x110000):
+        c = chr(code)
+        assert bool(_TOKEN.fullmatch(c)) == bool(start.fullmatch(c) or c in ".,:?"), hex(code)
+        assert bool(_TOKEN.fullmatch("a" + c)) == bool(rest.fullmatch(c)), hex(code)
 
 
 def test_follow_name_is_what_the_grammar_lets_follow_a_word_of_a_name() -> None:

@@ -154,6 +154,29 @@ def test_backdoor_minimal_sets_match_brute_force(
         assert check_set(q, sum(1 << i for i in z)).valid
 
 
+@settings(max_examples=200, deadline=None)
+@given(graph_questions(), st.integers(0, 63))
+def test_the_checkers_criterion_is_networkx_d_separation(
+        case: tuple[TaskGraph, tuple[int, ...], tuple[int, ...]], z: int) -> None:
+    """The checker's backdoor test (a moral-graph search) against networkx's own
+    d-separation on each cause's graph without its outgoing edges."""
+    g, causes, effects = case
+    n = len(g.names)
+    z &= (1 << n) - 1
+    members = {i for i in range(n) if z >> i & 1}
+    h = nx.DiGraph(list(g.edges))
+    h.add_nodes_from(range(n))
+    expected = True
+    for c in causes:
+        banned = nx.descendants(h, c) | {c} | set(causes) | set(effects)
+        cut = h.copy()
+        cut.remove_edges_from(list(h.out_edges(c)))
+        if members & banned or not nx.is_d_separator(cut, {c}, set(effects), members):
+            expected = False
+    assert backdoor_valid(BackdoorQuestion(g, causes, effects), members) == expected
+    assert check_set(BackdoorQuestion(g, causes, effects), z).valid == expected
+
+
 @settings(max_examples=150, deadline=None)
 @given(graph_questions(), st.integers(0, 63))
 def test_set_verdicts_match_the_checker(

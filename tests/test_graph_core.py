@@ -24,7 +24,7 @@ from causal_oracle.oracle.dsep import (
     reachable,
     separations,
 )
-from causal_oracle.oracle.graph import Dag, bits, children_of
+from causal_oracle.oracle.graph import Dag, bits, children_of, reach
 from causal_oracle.oracle.tasks.backdoor import check_set, open_trail
 from causal_oracle.oracle.tasks.check import check_set_verdict
 from causal_oracle.oracle.tasks.model import BackdoorQuestion, TaskGraph
@@ -127,6 +127,10 @@ def test_reachable_is_the_set_of_open_path_ends(dag: Dag, data: st.DataObject) -
     assert bayes_ball(dag, x, z, previous=previous) == bayes_ball(dag, x, z)
     up, down = bayes_ball(dag, x, z)
     assert set(previous) == {(v, 0) for v in bits(up)} | {(v, 1) for v in bits(down)}
+    stop = data.draw(st.integers(0, (1 << dag.n) - 1))  # a walk told to stop early
+    early_up, early_down = bayes_ball(dag, x, z, until=stop, opened=reach(dag.parents, z))
+    assert early_up & ~up == 0 and early_down & ~down == 0  # part of the whole walk
+    assert bool((early_up | early_down) & stop) == bool((up | down) & stop)
 
 
 @settings(max_examples=60, deadline=None)

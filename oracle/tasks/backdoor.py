@@ -37,7 +37,7 @@ from itertools import combinations
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.dsep import bayes_ball, open_path
 from causal_oracle.oracle.errors import BudgetExceeded
-from causal_oracle.oracle.graph import Dag
+from causal_oracle.oracle.graph import reach
 from causal_oracle.oracle.tasks.model import BackdoorAnswer, BackdoorQuestion, TaskGraph, bits
 
 MAX_SUBSETS = 1 << 17  # subsets examined before giving up with BudgetExceeded
@@ -92,14 +92,19 @@ def check_set(question: BackdoorQuestion, z: int) -> SetVerdict:
     ((1, 0, 2), True)
     """
     graph = question.graph
+    effects = sum(1 << e for e in question.effects)
     for c in question.causes:
-        cut = graph.without_edges_out_of(c)
+        if not effects:
+            break
         bad = z & forbidden_mask(graph, (c,), (*question.causes, *question.effects))
+        if bad:
+            return SetVerdict(False, c, question.effects[0], forbidden=bits(bad)[0])
+        cut = graph.without_edges_out_of(c)
+        up, down = bayes_ball(cut.dag, c, z)  # which effects an open trail reaches
         for e in question.effects:
-            if bad:
-                return SetVerdict(False, c, e, forbidden=bits(bad)[0])
-            trail = open_trail(cut, c, e, z)
-            if trail is not None:
+            if (up | down) >> e & 1:  # the first such effect: its trail is the witness
+                trail = open_trail(cut, c, e, z)
+                assert trail is not None  # the same walk, recorded
                 return SetVerdict(False, c, e, trail=trail)
     return SetVerdict(True)
 
@@ -117,18 +122,25 @@ def valid_test(question: BackdoorQuestion) -> Callable[[int], bool]:
     graph = question.graph
     ends = (*question.causes, *question.effects)
     effects = sum(1 << e for e in question.effects)
+    whole = graph.dag
     per_cause = []
     for c in question.causes:
-        cut = Dag.from_edges(len(graph.names), (e for e in graph.edges if e[0] != c))
+        cut = graph.without_edges_out_of(c).dag  # kept by the graph: check_set reads it too
         per_cause.append((c, cut, cut.children(), forbidden_mask(graph, (c,), ends)))
 
     def valid(z: int) -> bool:
         if not effects:
             return True
+        opened = None
         for c, cut, kids, forbidden in per_cause:
             if z & forbidden or effects >> c & 1:
                 return False
-            up, down = bayes_ball(cut, c, z, kids)  # one walk answers every effect
+            if opened is None:
+                # An(z), found once per set: z holds no descendant of c, so no path into
+                # z leaves c, and the cut graph has the same ancestors of z
+                opened = reach(whole.parents, z)
+            # one walk answers every effect, and stops at the first it reaches
+            up, down = bayes_ball(cut, c, z, kids, opened=opened, until=effects)
             if (up | down) & effects:
                 return False
         return True
@@ -157,11 +169,17 @@ def backdoor_sets(question: BackdoorQuestion) -> BackdoorAnswer:
         minimal = [0]
     else:
         examined = 0
+        members = [1 << v for v in pool]
         for size in range(1, len(pool) + 1):
-            for combo in combinations(pool, size):
+            for combo in combinations(members, size):
                 checkpoint()
-                z = sum(1 << v for v in combo)
-                if any(m & z == m for m in minimal):
+                z = sum(combo)
+                covered = False
+                for m in minimal:
+                    if m & z == m:
+                        covered = True
+                        break
+                if covered:  # a superset of a minimal set is not minimal
                     continue
                 examined += 1
                 if examined > MAX_SUBSETS:

@@ -31,6 +31,7 @@ from causal_oracle.oracle.tasks.model import (
     CounterfactualQuestion,
     FactualQuestion,
     Literal,
+    Rule,
     TraceStep,
     ValuesAnswer,
 )
@@ -44,7 +45,6 @@ def evaluate(scm: BooleanSCM, observed: tuple[Literal, ...],
              whatif: tuple[Literal, ...] = ()) -> tuple[dict[int, bool], tuple[TraceStep, ...]]:
     """The value of every event and the trace, after the what-if interventions.
 
-    >>> from causal_oracle.oracle.tasks.model import Rule
     >>> scm = BooleanSCM(("a", "x"), (Rule(1, (Literal(0, False),)),))
     >>> evaluate(scm, (Literal(0, True),))[0]
     {0: True, 1: False}
@@ -56,13 +56,15 @@ def evaluate(scm: BooleanSCM, observed: tuple[Literal, ...],
     seen = {lit.node: lit.value for lit in observed}
     values: dict[int, bool] = {}
     trace: list[TraceStep] = []
-    rules = list(enumerate(scm.rules))
+    by_head: dict[int, list[tuple[int, Rule]]] = {}  # each event's rules, in order
+    for k, rule in enumerate(scm.rules):
+        by_head.setdefault(rule.head, []).append((k, rule))
     for node in order:
         if node in fixed:
             value = fixed[node]
             trace.append(TraceStep(node, value, f"what-if: the {names[node]} is set to "
                                                 f"'{_word(value)}' (its rules are removed)"))
-        elif scm.is_root(node):
+        elif node not in by_head:  # a root
             if node in seen:
                 value, reason = seen[node], "observed"
             elif scm.bound >> node & 1:
@@ -73,9 +75,7 @@ def evaluate(scm: BooleanSCM, observed: tuple[Literal, ...],
         else:
             fired: int | None = None
             failures: list[str] = []
-            for k, rule in rules:
-                if rule.head != node:
-                    continue
+            for k, rule in by_head[node]:
                 bad = next((lit for lit in rule.body if values[lit.node] != lit.value), None)
                 if bad is None:
                     fired = k

@@ -5,7 +5,7 @@ their own path search, d-separation by the Bayes-ball walk (``oracle.dsep``) and
 own rule evaluation.  This module re-derives every claim with *different* code and
 shares nothing with the solvers except the plain fields of the question objects
 (names, edges, rules): its own adjacency (``_Adjacency``: parent and child bitmasks read
-once per question from the edge list, acyclicity by Kahn's algorithm), depth-first
+once per question from the edge list, acyclicity by peeling parentless layers), depth-first
 path listing, d-separation by the moralised ancestral graph (Lauritzen, Dawid, Larsen &
 Leimer 1990: ``Z`` separates ``x`` and ``y`` iff no path joins them in the moral graph
 of ``An({x, y} ∪ Z)`` once ``Z`` is removed — a different criterion from the solvers'
@@ -32,6 +32,7 @@ Public functions: ``check_answer``, ``check_set_verdict``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 from typing import Any
@@ -47,7 +48,12 @@ def _require(condition: bool, message: str) -> None:
 
 
 def _members(mask: int) -> set[int]:
-    return {i for i in range(mask.bit_length()) if mask >> i & 1}
+    out = set()
+    while mask:
+        low = mask & -mask
+        out.add(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _mask(nodes: Any) -> int:
@@ -57,10 +63,7 @@ def _mask(nodes: Any) -> int:
     return out
 
 
-_MEMO_LIMIT = 256  # moral graphs kept per graph (an exhaustive BA check asks for many)
-
-
-@dataclass(frozen=True)
+@dataclass(slots=True, eq=False)
 class _Adjacency:
     """The checker's own reading of a graph: ``parents[v]`` and ``children[v]`` bitmasks."""
 
@@ -101,66 +104,79 @@ class _Adjacency:
     def cut(self, out_of: int = 0, into: int = 0) -> _Adjacency:
         """The graph without the edges leaving the nodes of ``out_of`` and without the
         edges entering the nodes of ``into``."""
-        parents = tuple(0 if into >> v & 1 else p & ~out_of
-                        for v, p in enumerate(self.parents))
-        children = [0] * len(parents)
-        for v, p in enumerate(parents):
-            for u in _members(p):
-                children[u] |= 1 << v
-        return _Adjacency(parents, tuple(children))
+        parents, children = list(self.parents), list(self.children)
+        rest = out_of
+        while rest:  # each edge u → w out of the set: gone from both sides
+            low = rest & -rest
+            rest ^= low
+            u = low.bit_length() - 1
+            kids, children[u] = children[u], 0
+            while kids:
+                w = kids & -kids
+                kids ^= w
+                parents[w.bit_length() - 1] &= ~low
+        rest = into
+        while rest:  # each edge p → v into the set
+            low = rest & -rest
+            rest ^= low
+            v = low.bit_length() - 1
+            ups, parents[v] = parents[v], 0
+            while ups:
+                p = ups & -ups
+                ups ^= p
+                children[p.bit_length() - 1] &= ~low
+        return _Adjacency(tuple(parents), tuple(children))
 
     def separated(self, x: int, ys: int, z: int) -> bool:
         """``z`` d-separates ``x`` from every node of ``ys`` (bitmasks): none of them is
         joined to ``x`` in the moral graph of the ancestors of ``{x} ∪ ys ∪ z`` once ``z``
-        is removed (for sets as for single nodes, Lauritzen et al. 1990)."""
-        ancestral = self.reach((1 << x) | ys | z, self.parents)
-        return not self.reach(1 << x, self.moral(ancestral), blocked=z) & ys
-
-    def moral(self, ancestral: int) -> tuple[int, ...]:
-        """The moral graph of the ancestral set ``ancestral`` (neighbour bitmasks): each
-        node joined to its parents, and the parents of each node to each other; kept per
-        set, since the sets a question's checks need are few."""
-        key = ("moral", ancestral)
-        if key in self._memo:
-            return self._memo[key]  # type: ignore[no-any-return]
-        parents = self.parents
-        neighbours = [0] * len(parents)
-        rest = ancestral
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            family = parents[low.bit_length() - 1] | low
-            members = family
-            while members:
-                bit = members & -members
-                members ^= bit
-                neighbours[bit.bit_length() - 1] |= family
-        out = tuple(neighbours)
-        if len(self._memo) < _MEMO_LIMIT:
-            self._memo[key] = out
-        return out
+        is removed (for sets as for single nodes, Lauritzen et al. 1990).  The moral
+        graph is explored from ``x`` only as far as the search goes: a node's neighbours
+        there are its parents, its children in the ancestral set, and their other
+        parents."""
+        parents, children = self.parents, self.children
+        ancestral = self.reach((1 << x) | ys | z, parents)
+        allowed = ancestral & ~z
+        seen = frontier = 1 << x
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            u = low.bit_length() - 1
+            kids = children[u] & ancestral
+            near = parents[u] | kids
+            while kids:
+                w = kids & -kids
+                kids ^= w
+                near |= parents[w.bit_length() - 1]
+            new = near & allowed & ~seen
+            if new & ys:
+                return False
+            seen |= new
+            frontier |= new
+        return True
 
 
 @memoised(limit=64)  # in the service's memory: the graphs of recent questions
 def _adjacency(n: int, edges: frozenset[tuple[int, int]]) -> _Adjacency:
-    """The adjacency of a question's graph, read once per graph; rejects a cycle."""
+    """The adjacency of a question's graph, read once per graph; rejects a cycle (peeling
+    off, layer by layer, the nodes with no parent left: a cycle leaves some unpeeled)."""
     parents = [0] * n
     children = [0] * n
     for a, b in edges:
         parents[b] |= 1 << a
         children[a] |= 1 << b
-    indegree = [bin(p).count("1") for p in parents]
-    ready = [v for v in range(n) if not indegree[v]]
-    done = 0
-    while ready:
-        v = ready.pop()
-        done += 1
-        for w in _members(children[v]):
-            indegree[w] -= 1
-            if not indegree[w]:
-                ready.append(w)
-    if done != n:
-        raise CertificateRejected("the graph is not acyclic")
+    left = (1 << n) - 1
+    while left:
+        layer = 0
+        rest = left
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not parents[low.bit_length() - 1] & left:
+                layer |= low
+        if not layer:
+            raise CertificateRejected("the graph is not acyclic")
+        left &= ~layer
     return _Adjacency(tuple(parents), tuple(children))
 
 
@@ -202,13 +218,26 @@ def _check_paths(question: Any, answer: Any) -> None:
 # ---- BA ---------------------------------------------------------------------------
 
 def _valid(question: Any, g: _Adjacency, z: int) -> bool:
-    ends = _mask(question.causes) | _mask(question.effects)
-    for c in question.causes:
-        if z & (g.descendants(c) | ends):
-            return False
-        if question.effects and not g.backdoor_graph(c).separated(c, _mask(question.effects), z):
-            return False
-    return True
+    return _validator(question, g)(z)
+
+
+def _validator(question: Any, g: _Adjacency) -> Callable[[int], bool]:
+    """The backdoor criterion as a function of the set ``z`` (a bitmask), with what does
+    not depend on ``z`` read once: per cause, the nodes a valid set must avoid and the
+    graph without the cause's outgoing edges."""
+    effects = _mask(question.effects)
+    ends = _mask(question.causes) | effects
+    per_cause = [(c, g.descendants(c) | ends, g.backdoor_graph(c)) for c in question.causes]
+
+    def valid(z: int) -> bool:
+        for c, banned, cut in per_cause:
+            if z & banned:
+                return False
+            if effects and not cut.separated(c, effects, z):
+                return False
+        return True
+
+    return valid
 
 
 def backdoor_valid(question: Any, z: set[int]) -> bool:
@@ -218,7 +247,8 @@ def backdoor_valid(question: Any, z: set[int]) -> bool:
 
 def _check_backdoor(question: Any, answer: Any) -> None:
     g = _graph_of(question)
-    _require(answer.needed == (not _valid(question, g, 0)),
+    valid = _validator(question, g)
+    _require(answer.needed == (not valid(0)),
              "the decision whether adjustment is needed is wrong")
     if not answer.minimal_sets:  # "no valid set exists": confirm by exhaustion
         banned = _mask(question.causes) | _mask(question.effects)
@@ -229,20 +259,20 @@ def _check_backdoor(question: Any, answer: Any) -> None:
         for r in range(len(allowed) + 1):
             for combo in combinations(allowed, r):
                 checkpoint()
-                _require(not _valid(question, g, _mask(combo)),
+                _require(not valid(_mask(combo)),
                          f"set {sorted(combo)} is valid but no valid set was returned")
     for mask in answer.minimal_sets:
         z = _members(mask)
-        _require(_valid(question, g, mask), f"set {sorted(z)} is not valid")
+        _require(valid(mask), f"set {sorted(z)} is not valid")
         for v in z:
-            _require(not _valid(question, g, mask & ~(1 << v)),
+            _require(not valid(mask & ~(1 << v)),
                      f"set {sorted(z)} is not minimal")
     parents = 0
     for c in question.causes:
         parents |= g.parents[c]
     parents &= ~(_mask(question.causes) | _mask(question.effects))
     _require(answer.parents_set == parents, "the parents set is wrong")
-    _require(answer.parents_set_valid == _valid(question, g, parents),
+    _require(answer.parents_set_valid == valid(parents),
              "the verdict on the parents set is wrong")
 
 

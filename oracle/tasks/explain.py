@@ -100,13 +100,13 @@ def _backdoor(question: BackdoorQuestion, answer: BackdoorAnswer) -> str:
     forbidden = forbidden_mask(g, question.causes, ())
     lines = [f"A valid set may not contain {', '.join(g.mask_names(forbidden))} (the causes "
              "and their descendants) nor an effect."]
-    empty = check_set(question, 0)
-    if empty.valid:
+    if not answer.needed:  # the empty set is valid (the checker has confirmed it)
         lines.append("Every backdoor path is already blocked without adjustment "
                      "(each has a collider with no conditioned descendant), so no adjustment "
                      "is needed.")
-    else:
-        lines.append("Adjustment is needed: " + verdict_reason(question, 0, empty) + ".")
+    else:  # why not: the first open backdoor trail
+        lines.append("Adjustment is needed: "
+                     + verdict_reason(question, 0, check_set(question, 0)) + ".")
     sets = [format_set(g.mask_names(m)) for m in answer.minimal_sets]
     if sets:
         lines.append("Minimal valid set(s): " + "; ".join(sets) + ".")

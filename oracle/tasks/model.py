@@ -112,16 +112,31 @@ class TaskGraph:
         """The variables of ``mask`` and all their ancestors (inclusive)."""
         return self.dag.ancestors_of(mask)
 
+    def _subgraph(self, edges: frozenset[tuple[int, int]], dag: Dag | None = None
+                  ) -> TaskGraph:
+        """The graph on the same names with some of its edges (``dag``, when given, is
+        its structure): distinct names, edges between them and no cycle, as here, so not
+        checked again."""
+        out = object.__new__(TaskGraph)
+        object.__setattr__(out, "names", self.names)
+        object.__setattr__(out, "edges", edges)
+        if dag is not None:
+            object.__setattr__(out, "dag", dag)  # what the cached property would compute
+        return out
+
     def without_edges_into(self, node: int) -> TaskGraph:
         """The graph after a perfect intervention on ``node``: its incoming edges deleted."""
-        return TaskGraph(self.names, frozenset(e for e in self.edges if e[1] != node))
+        return self._subgraph(frozenset(e for e in self.edges if e[1] != node))
 
     def without_edges_out_of(self, node: int) -> TaskGraph:
         """The graph with the outgoing edges of ``node`` removed (backdoor graph); built once
         per node (every candidate set of a BA question is judged on the same cut graphs)."""
         cut = self._cut_out_of.get(node)
         if cut is None:
-            cut = TaskGraph(self.names, frozenset(e for e in self.edges if e[0] != node))
+            bit = 1 << node
+            whole = self.dag
+            cut = self._subgraph(frozenset(e for e in self.edges if e[0] != node),
+                                 Dag(whole.n, tuple(p & ~bit for p in whole.parents)))
             self._cut_out_of[node] = cut
         return cut
 
@@ -130,7 +145,13 @@ class TaskGraph:
         return {}
 
     def mask_names(self, mask: int) -> tuple[str, ...]:
-        return tuple(self.names[i] for i in bits(mask))
+        names = self.names
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(names[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
 
 
 # ---- CP / BA ------------------------------------------------------------------
@@ -301,10 +322,13 @@ Question = (PathsQuestion | BackdoorQuestion | FactualQuestion | CounterfactualQ
 Answer = PathsAnswer | BackdoorAnswer | ValuesAnswer | InterventionAnswer
 
 
+_TASKS: dict[type, str] = {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
+                           CounterfactualQuestion: "CI", InterventionQuestion: "IE"}
+
+
 def task_of(question: Question) -> str:
     """The task code (CP, BA, FI, CI, IE) of a question object."""
-    return {PathsQuestion: "CP", BackdoorQuestion: "BA", FactualQuestion: "FI",
-            CounterfactualQuestion: "CI", InterventionQuestion: "IE"}[type(question)]
+    return _TASKS[type(question)]
 
 
 # ---- model answers (what a language model claimed) ------------------------------

@@ -39,6 +39,7 @@ from causal_oracle.oracle.certificate import Certificate
 from causal_oracle.oracle.check_graphs import (
     Moral,
     acyclic,
+    as_parents,
     class_from,
     fits_premise,
     parent_masks,
@@ -293,7 +294,7 @@ def check(premise: Premise, hypothesis: Hypothesis, cert: Certificate) -> CheckR
         found, why = class_from(n, members[0], listed)
         if found is None:
             return CheckResult(False, why)
-        if not all(m in found for m in members):
+        if not all(as_parents(n, m) in found for m in members):
             return CheckResult(False, "a member does not reproduce the premise exactly")
     elif cert.verdict in ("entailment", "contradiction"):
         why = whole_class(n, tuple(members), listed)

@@ -81,12 +81,22 @@ def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int) -> list[J
     of ``chunk`` for any worker."""
     groups: dict[str, list[int]] = {}  # premise text → positions, first seen first
     loose: list[int] = []
-    for k, request in enumerate(requests):
-        key = premise_key(kind, request)
-        if key is None:
+    if kind != "verify":
+        loose.extend(range(len(requests)))
+    stripped: dict[str, str] = {}  # ``premise_key`` of each premise text met (a batch repeats them)
+    for k, request in enumerate(requests if kind == "verify" else ()):
+        premise = request.premise
+        if not premise or request.input or not request.hypothesis:
             loose.append(k)
+            continue
+        key = stripped.get(premise)
+        if key is None:
+            key = stripped[premise] = premise.strip()
+        found = groups.get(key)
+        if found is None:
+            groups[key] = [k]
         else:
-            groups.setdefault(key, []).append(k)
+            found.append(k)
     by_slot: dict[int, list[list[int]]] = {}  # slot → its jobs, the last one filling
     for key, positions in groups.items():
         slot_jobs = by_slot.setdefault(slot_of(key, workers), [[]])

@@ -302,10 +302,11 @@ def separating_sets(dag: Dag) -> dict[tuple[int, int], int]:
     is set iff Z (a bitmask without x and y) d-separates x and y.  ``n ≤ SLICED_LIMIT``.
 
     The Bayes-ball walk (module docstring) from every ``(x, ↑)`` for every ``Z`` at
-    once: bit ``x · 2^n + Z`` of ``up[v]`` (``down[v]``) says that the walk from x
-    given Z enters v from a child (a parent).  Sweeps in topological order (moves
-    down) and back (moves up) repeat until nothing changes: the least fixpoint, the
-    states an open walk reaches.
+    once: bit ``k · 2^n + Z`` of ``up[v]`` (``down[v]``) says that the walk from the
+    k-th start x given Z enters v from a child (a parent); the starts are the nodes
+    with a non-adjacent partner after them (a complete graph has none: nothing to
+    walk).  Sweeps in topological order (moves down) and back (moves up) repeat until
+    nothing changes: the least fixpoint, the states an open walk reaches.
 
     >>> separating_sets(Dag.from_edges(3, [(0, 1), (1, 2)]))  # 0 → 1 → 2: only Z = {1}
     {(0, 2): 4}
@@ -315,13 +316,18 @@ def separating_sets(dag: Dag) -> dict[tuple[int, int], int]:
         raise ValueError(f"separating_sets takes at most {SLICED_LIMIT} variables")
     width = 1 << n
     full = (1 << width) - 1
-    every = (1 << (n * width)) - 1
-    spread = every // full  # bit x · 2^n for every x: copies a Z-mask into each block
-    member = in_set_masks(n)
     parents, kids = dag.parents, dag.children()
+    # the starts x that some y > x is not adjacent to (no other pair can be separated)
+    starts = [x for x in range(n)
+              if ((1 << n) - 1) & ~((2 << x) - 1) & ~parents[x] & ~kids[x]]
+    if not starts:
+        return {}
     order = dag.topological_order()
     if order is None:
         raise ValueError("separating_sets needs an acyclic graph")
+    every = (1 << (len(starts) * width)) - 1
+    spread = every // full  # bit k · 2^n for each start k: copies a Z-mask into each block
+    member = in_set_masks(n)
     outside = [every & ~(m * spread) for m in member]  # v ∉ Z
     inside = [m * spread for m in member]
     # v ∈ An(Z): v or one of its descendants is in Z (a collider there lets the walk turn)
@@ -331,10 +337,12 @@ def separating_sets(dag: Dag) -> dict[tuple[int, int], int]:
         for w in bits(dag.descendants(v)):
             mask |= inside[w]
         opened.append(mask)
-    up = [full << (v * width) for v in range(n)]  # the starts (x, ↑)
+    up = [0] * n
+    for k, x in enumerate(starts):  # the start states (x, ↑)
+        up[x] |= full << (k * width)
     down = [0] * n
-    downward = [(c, [p for p in bits(parents[c])]) for c in order if parents[c]]
-    upward = [(p, [c for c in bits(kids[p])]) for p in reversed(order) if kids[p]]
+    downward = [(c, list(bits(parents[c]))) for c in order if parents[c]]
+    upward = [(p, list(bits(kids[p]))) for p in reversed(order) if kids[p]]
     changed = True
     while changed:
         checkpoint()
@@ -354,10 +362,10 @@ def separating_sets(dag: Dag) -> dict[tuple[int, int], int]:
                 up[p] = got
                 changed = True
     out = {}
-    for y in range(1, n):
-        reached = up[y] | down[y]
-        for x in range(y):
-            sets = ~(reached >> (x * width)) & full & ~member[x] & ~member[y]
+    for k, x in enumerate(starts):
+        for y in range(x + 1, n):
+            reached = (up[y] | down[y]) >> (k * width)
+            sets = ~reached & full & ~member[x] & ~member[y]
             if sets:
                 out[(x, y)] = sets
     return out

@@ -4,7 +4,8 @@ This module re-verifies a Corr2Cause certificate against the premise and the
 hypothesis while sharing no code with the solvers: it has its own graph
 representation, its own d-separation test (Lauritzen's moralisation criterion,
 not the solvers' reachability search), its own enumeration of the equivalence
-class (branching over edge orientations, not SAT), and its own path checks.
+class (covered-edge reversals from one member, not SAT or the solvers' orientation
+search), and its own path checks.
 
 What is checked, per verdict:
 
@@ -28,7 +29,7 @@ What is checked, per verdict:
 
 ``check`` returns a ``CheckResult``; a certificate that fails is never shown to a
 user as verified.  The checker's own graph primitives (moral-graph d-separation, the
-class by orientation search) are in ``oracle.check_graphs``.
+class by covered-edge reversals) are in ``oracle.check_graphs``.
 """
 
 from __future__ import annotations

@@ -109,9 +109,9 @@ class ClassCheck:
         n = self.n
         # avoid[v, m, x, y]: x ⇝ y in member m without passing v
         cut = np.repeat(edge[None], n, axis=0)
-        for v in range(n):
-            cut[v, :, v, :] = False
-            cut[v, :, :, v] = False
+        nodes = np.arange(n)
+        cut[nodes, :, nodes, :] = False  # no edge out of v
+        cut[nodes, :, :, nodes] = False  # no edge into v
         avoid = _warshall(cut)
         # both disjoint relations from the one closure (the costly part; not kept)
         found = {}

@@ -192,7 +192,7 @@ def moral_separations(n: int, parents: tuple[int, ...]) -> dict[tuple[int, int],
                 grown = True
     out = {}
     for k, (x, y) in enumerate(pairs):
-        sets = ~(seen[y] >> (k * width)) & full & ~in_z[x] & ~in_z[y] & full
+        sets = ~(seen[y] >> (k * width)) & full & ~in_z[x] & ~in_z[y]
         if sets:
             out[(x, y)] = sets
     return out

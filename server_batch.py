@@ -81,12 +81,22 @@ def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int) -> list[J
     of ``chunk`` for any worker."""
     groups: dict[str, list[int]] = {}  # premise text → positions, first seen first
     loose: list[int] = []
-    for k, request in enumerate(requests):
-        key = premise_key(kind, request)
-        if key is None:
+    if kind != "verify":
+        loose.extend(range(len(requests)))
+    stripped: dict[str, str] = {}  # ``premise_key`` of each premise text met (a batch repeats them)
+    for k, request in enumerate(requests if kind == "verify" else ()):
+        premise = request.premise
+        if not premise or request.input or not request.hypothesis:
             loose.append(k)
+            continue
+        key = stripped.get(premise)
+        if key is None:
+            key = stripped[premise] = premise.strip()
+        found = groups.get(key)
+        if found is None:
+            groups[key] = [k]
         else:
-            groups.setdefault(key, []).append(k)
+            found.append(k)
     by_slot: dict[int, list[list[int]]] = {}  # slot → its jobs, the last one filling
     for key, positions in groups.items():
         slot_jobs = by_slot.setdefault(slot_of(key, workers), [[]])
@@ -104,29 +114,118 @@ def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int) -> list[J
 
 # ---- the worker's half ------------------------------------------------------------------------
 
-def _bulk_key(data: bytes) -> tuple[str, Profile, str, bool] | None:
-    """(premise, profile, hypothesis, with a summary certificate) of an item the bulk
-    path may answer."""
+#: VerifyRequest's fields (``oracle.proto``), all length-delimited: premise, hypothesis,
+#: input, model_answer, options
+_PREMISE, _HYPOTHESIS, _INPUT, _MODEL_ANSWER, _OPTIONS = 1, 2, 3, 4, 5
+
+
+def _fields(data: bytes, at: int = 0, out: dict[int, bytes] | None = None
+            ) -> dict[int, bytes] | None:
+    """A serialised ``VerifyRequest``'s fields from ``at`` on (added to ``out``: the ones
+    before), read off the wire without building the message; None for anything but
+    each known field at most once (repeated, unknown or malformed fields:
+    ``pb.VerifyRequest.FromString`` decides, on the per-item path)."""
+    out = {} if out is None else out
+    end = len(data)
     try:
-        request = pb.VerifyRequest.FromString(data)
+        while at < end:
+            tag = data[at]
+            field = tag >> 3
+            if tag & 7 != 2 or not _PREMISE <= field <= _OPTIONS or field in out:
+                return None
+            size = data[at + 1]  # the length, a varint: one or two bytes are usual
+            at += 2
+            if size >= 0x80:
+                size &= 0x7F
+                shift = 7
+                while True:
+                    byte = data[at]
+                    at += 1
+                    size |= (byte & 0x7F) << shift
+                    if byte < 0x80:
+                        break
+                    shift += 7
+                    if shift > 28:
+                        return None
+            if at + size > end:
+                return None
+            out[field] = data[at:at + size]
+            at += size
+    except IndexError:  # a length that runs past the end
+        return None
+    return out
+
+
+def _options(data: bytes) -> tuple[Profile, bool] | None:
+    """(profile, with a summary certificate) of serialised ``Options`` the bulk path
+    answers, else None."""
+    try:
+        options = pb.Options.FromString(data)
     except Exception:
-        return None  # the per-item path reports it
-    options = request.options
+        return None
     profile = _PROFILES.get(options.profile)
     summary = _DETAILS.get(options.certificate_detail)
-    premise, hypothesis = request.premise, request.hypothesis  # each read makes a str
-    if (profile is None or summary is None or not premise or not hypothesis
-            or request.input or request.HasField("model_answer")
-            or options.explanation_format not in _NO_EXPLANATION):
+    if profile is None or summary is None or options.explanation_format not in _NO_EXPLANATION:
         return None
-    return premise, profile, hypothesis, summary
+    return profile, summary
+
+
+def _bulk_keys(items: Sequence[tuple[bytes, float | None]]
+               ) -> list[tuple[str, Profile, str, bool] | None]:
+    """Per item, (premise, profile, hypothesis, with a summary certificate) of an item the
+    bulk path may answer, else None.  Each distinct premise and options field is decoded
+    once (a batch repeats them)."""
+    texts: dict[bytes, str | None] = {}
+    settings: dict[bytes, tuple[Profile, bool] | None] = {}
+    out: list[tuple[str, Profile, str, bool] | None] = []
+    head, last = b"\x00", b""  # the previous item's premise field (written first), its text
+    for data, _ in items:
+        if data.startswith(head):  # the same premise as the item before: read the rest
+            fields = _fields(data, len(head), {_PREMISE: last})
+        else:
+            fields = _fields(data)
+            if fields is not None and fields.get(_PREMISE) and data[0] == _PREMISE << 3 | 2:
+                last = fields[_PREMISE]
+                start = 1  # past the tag, then past the length's varint
+                while data[start] >= 0x80:
+                    start += 1
+                head = data[:start + 1 + len(last)]
+        if (fields is None or _INPUT in fields or _MODEL_ANSWER in fields
+                or not fields.get(_PREMISE) or not fields.get(_HYPOTHESIS)):
+            out.append(None)
+            continue
+        raw = fields[_PREMISE]
+        premise = texts.get(raw, "")
+        if premise == "":
+            premise = texts[raw] = _text(raw)
+        hypothesis = _text(fields[_HYPOTHESIS])
+        raw = fields.get(_OPTIONS, b"")
+        chosen = settings.get(raw, _UNSET)
+        if chosen is _UNSET:
+            chosen = settings[raw] = _options(raw)
+        if premise is None or hypothesis is None or chosen is None:
+            out.append(None)
+        else:
+            out.append((premise, chosen[0], hypothesis, chosen[1]))  # type: ignore[index]
+    return out
+
+
+_UNSET: Any = object()
+
+
+def _text(raw: bytes) -> str | None:
+    """A string field's text (None: not UTF-8, which protobuf rejects too)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def bulk_answers(service: svc.Service, items: Sequence[tuple[bytes, float | None]]
                  ) -> list[Answer]:
     """Per Verify item (serialised request, deadline), its bulk answer (see the module
     docstring)."""
-    keys = [_bulk_key(data) for data, _ in items]
+    keys = _bulk_keys(items)
     out: list[Answer] = [None] * len(items)
     start = 0
     while start < len(items):

@@ -153,10 +153,12 @@ def encode_job(kind: str, items: Items) -> bytes:
 def decode_job(message: bytes) -> tuple[str, Items]:
     end = 1 + message[0]
     kind, items, at = message[1:end].decode("ascii"), [], end
-    while at < len(message):
-        deadline, size = _ITEM.unpack_from(message, at)
-        at += _ITEM.size
-        items.append((message[at:at + size], None if math.isnan(deadline) else deadline))
+    unpack, step, total = _ITEM.unpack_from, _ITEM.size, len(message)
+    while at < total:
+        deadline, size = unpack(message, at)
+        at += step
+        # NaN (no deadline) is the one value unequal to itself
+        items.append((message[at:at + size], None if deadline != deadline else deadline))
         at += size
     return kind, items
 

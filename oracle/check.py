@@ -4,7 +4,8 @@ This module re-verifies a Corr2Cause certificate against the premise and the
 hypothesis while sharing no code with the solvers: it has its own graph
 representation, its own d-separation test (Lauritzen's moralisation criterion,
 not the solvers' reachability search), its own enumeration of the equivalence
-class (branching over edge orientations, not SAT), and its own path checks.
+class (covered-edge reversals from one member, not SAT or the solvers' orientation
+search), and its own path checks.
 
 What is checked, per verdict:
 
@@ -28,7 +29,7 @@ What is checked, per verdict:
 
 ``check`` returns a ``CheckResult``; a certificate that fails is never shown to a
 user as verified.  The checker's own graph primitives (moral-graph d-separation, the
-class by orientation search) are in ``oracle.check_graphs``.
+class by covered-edge reversals) are in ``oracle.check_graphs``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from causal_oracle.oracle.certificate import Certificate
 from causal_oracle.oracle.check_graphs import (
     Moral,
     acyclic,
+    as_parents,
     class_from,
     fits_premise,
     parent_masks,
@@ -293,7 +295,7 @@ def check(premise: Premise, hypothesis: Hypothesis, cert: Certificate) -> CheckR
         found, why = class_from(n, members[0], listed)
         if found is None:
             return CheckResult(False, why)
-        if not all(m in found for m in members):
+        if not all(as_parents(n, m) in found for m in members):
             return CheckResult(False, "a member does not reproduce the premise exactly")
     elif cert.verdict in ("entailment", "contradiction"):
         why = whole_class(n, tuple(members), listed)

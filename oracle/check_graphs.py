@@ -9,11 +9,14 @@ graph primitives here, each chosen to differ from the solvers' method:
   d-separated by Z iff Z separates them in the moral graph of the ancestral set of
   X ∪ Y ∪ Z — not the solvers' Bayes-ball walk;
 * ``fits_premise`` asks whether a DAG's d-separations are *exactly* the premise's listed
-  independencies (the closed world, faithfulness);
-* the Markov equivalence class is enumerated by **branching over edge orientations**
-  (``markov_class``: the DAGs with the member's skeleton and v-structures, Verma & Pearl
-  1990), not by the solvers' SAT encoding; ``class_from`` remembers the class of a
-  premise once established, and ``whole_class`` says whether a listing is all of it.
+  independencies (the closed world, faithfulness); on up to ``SLICED_LIMIT`` variables
+  ``moral_separations`` first answers for every pair and conditioning set at once, the
+  moral graphs' connectivity *bit-sliced* (one bit per (pair, set) in each integer);
+* the Markov equivalence class is enumerated by **covered-edge reversals** from one
+  member (``equivalent_dags``, Chickering 1995; ``markov_class`` as edge lists), not by
+  the solvers' orientation search over a CPDAG or their SAT encoding; ``class_from``
+  remembers the class of a premise once established, and ``whole_class`` says whether a
+  listing is all of it.
 
 >>> markov = markov_class(3, ((0, 1), (1, 2)))  # the chain 0 → 1 → 2
 >>> sorted(markov)
@@ -29,6 +32,8 @@ from collections.abc import Sequence
 from causal_oracle.oracle.memo import keep, memoised, recall
 
 Edges = tuple[tuple[int, int], ...]
+#: the most variables ``moral_separations`` takes (pairs · 2^n bits per node)
+SLICED_LIMIT = 10
 
 
 # ---------------------------------------------------------------- graph basics
@@ -114,12 +119,99 @@ class Moral:
         return not reach(x, graph, given) >> y & 1
 
 
+def set_bits(n: int) -> list[int]:
+    """Per node v the ``2^n``-bit mask with bit Z set iff v ∈ Z: 2^v zeros then 2^v
+    ones, repeated (built by doubling)."""
+    out = []
+    for v in range(n):
+        run = 1 << v
+        mask = ((1 << run) - 1) << run  # one period: 2^v zeros, then 2^v ones
+        period = 2 * run
+        while period < 1 << n:
+            mask |= mask << period
+            period *= 2
+        out.append(mask)
+    return out
+
+
+def moral_separations(n: int, parents: tuple[int, ...]) -> dict[tuple[int, int], int]:
+    """For every non-adjacent pair ``x < y`` that some set separates, the mask of the sets
+    Z (x, y ∉ Z; bit Z) that separate them by the moralisation criterion (``Moral``).
+
+    All pairs and sets at once: node v's integer has one ``2^n``-bit block per pair,
+    bit Z of a block standing for "the ancestral set of {x, y} ∪ Z" — v is in it when
+    it is an ancestor of x or y (the whole block) or of a node of Z.  A moral edge is
+    there for a (pair, Z) exactly when the child it comes from (the edge's head, or the
+    common child of married parents) is in that ancestral set; x's component once Z is
+    removed grows along such edges until nothing changes.  ``acyclic`` parents only.
+    """
+    full = (1 << (1 << n)) - 1
+    kids = [0] * n
+    for h in range(n):
+        for t in range(n):
+            if parents[h] >> t & 1:
+                kids[t] |= 1 << h
+    pairs = [(x, y) for x in range(n) for y in range(x + 1, n)
+             if not (parents[x] >> y & 1 or parents[y] >> x & 1)]
+    if not pairs:
+        return {}
+    width = 1 << n
+    blocks = len(pairs)
+    copies = ((1 << (blocks * width)) - 1) // full  # bit k · 2^n for every pair k
+    in_z = [m * copies for m in set_bits(n)]
+    below = [reach(v, kids) | 1 << v for v in range(n)]  # v and its descendants
+    kept = []  # v in An({x, y} ∪ Z)
+    for v in range(n):
+        mask = 0
+        for w in range(n):
+            if below[v] >> w & 1:
+                mask |= in_z[w]
+        for k, (x, y) in enumerate(pairs):
+            if below[v] >> x & 1 or below[v] >> y & 1:
+                mask |= full << (k * width)
+        kept.append(mask)
+    links: dict[tuple[int, int], int] = {}  # moral edge u — w: where it is present
+    for c in range(n):
+        ps = [p for p in range(n) if parents[c] >> p & 1]
+        for i, p in enumerate(ps):
+            links[(p, c)] = links.get((p, c), 0) | kept[c]
+            for q in ps[i + 1:]:
+                links[(p, q)] = links.get((p, q), 0) | kept[c]
+    steps = [(u, w, m) for (a, b), m in links.items() for u, w in ((a, b), (b, a))]
+    free = [~m for m in in_z]
+    seen = [0] * n
+    for k, (x, _) in enumerate(pairs):
+        seen[x] |= full << (k * width)
+    grown = True
+    while grown:
+        grown = False
+        for u, w, m in steps:
+            more = seen[u] & free[u] & m & ~seen[w]
+            if more:
+                seen[w] |= more
+                grown = True
+    out = {}
+    for k, (x, y) in enumerate(pairs):
+        sets = ~(seen[y] >> (k * width)) & full & ~in_z[x] & ~in_z[y]
+        if sets:
+            out[(x, y)] = sets
+    return out
+
+
 @memoised(scale=2)
 def fits_premise(n: int, edges: Edges, listed: frozenset[tuple[int, int, int]]) -> str:
-    """"" if the DAG's d-separations are exactly ``listed``; else why not."""
+    """"" if the DAG's d-separations are exactly ``listed``; else why not (the first
+    disagreement, pair by pair and set by set; ``moral_separations`` answers the
+    usual case, a DAG that fits, first)."""
     parents = parent_masks(n, edges)
     if not acyclic(n, parents):
         return "a member is not acyclic"
+    if n <= SLICED_LIMIT:
+        wanted: dict[tuple[int, int], int] = {}
+        for x, y, given in listed:
+            wanted[(x, y)] = wanted.get((x, y), 0) | 1 << given
+        if wanted == moral_separations(n, parents):
+            return ""
     moral = Moral(n, parents)
     for x in range(n):
         for y in range(x + 1, n):
@@ -144,62 +236,67 @@ def fits_premise(n: int, edges: Edges, listed: frozenset[tuple[int, int, int]]) 
 def v_structures(n: int, parents: tuple[int, ...],
                  adjacent: set[tuple[int, int]]) -> set[tuple[int, int, int]]:
     """Triples ``(a, c, b)``, ``a < b``, with ``a → c ← b`` and ``(a, b)`` not in ``adjacent``."""
-    return {(a, c, b) for c in range(n) for a in range(n) for b in range(a + 1, n)
-            if parents[c] >> a & 1 and parents[c] >> b & 1 and (a, b) not in adjacent}
+    found = set()
+    for c in range(n):
+        ps = [p for p in range(n) if parents[c] >> p & 1]
+        for i, a in enumerate(ps):
+            for b in ps[i + 1:]:
+                if (a, b) not in adjacent:
+                    found.add((a, c, b))
+    return found
 
 
 # ------------------------------------------------------------ equivalence class
-@memoised(limit=16384)
-def markov_class(n: int, edges: Edges) -> frozenset[Edges]:
-    """Every DAG with the skeleton and v-structures of ``edges`` (by orientation search)."""
-    parents = parent_masks(n, edges)
-    adjacent = [0] * n
+def as_parents(n: int, edges: Edges) -> tuple[int, ...] | None:
+    """``parent_masks`` of a listed member, or None when an edge is out of range, a
+    loop or repeated (such a listing is no DAG of the class)."""
+    parents = [0] * n
     for t, h in edges:
-        adjacent[t] |= 1 << h
-        adjacent[h] |= 1 << t
-    skeleton = sorted((min(t, h), max(t, h)) for t, h in edges)
-    vstructs = v_structures(n, parents, set(skeleton))
-    found: set[Edges] = set()
-    kids = [0] * n
-    pars = [0] * n
-    # the edges of a v-structure point into its middle in every member: place them first
-    # (they come from one acyclic DAG, so they are acyclic and clash with nothing)
-    for a, c, b in vstructs:
-        for t in (a, b):
-            kids[t] |= 1 << c
-            pars[c] |= 1 << t
-    skeleton = [(a, b) for a, b in skeleton if not (pars[b] >> a & 1 or pars[a] >> b & 1)]
+        if not (0 <= t < n and 0 <= h < n) or t == h or parents[h] >> t & 1:
+            return None
+        parents[h] |= 1 << t
+    return tuple(parents)
 
-    def allowed(t: int, h: int) -> bool:
-        if reach(h, kids) >> t & 1:  # h already reaches t: a cycle
-            return False
-        loose = pars[h] & ~adjacent[t]  # parents of h not adjacent to t
-        while loose:
-            low = loose & -loose
-            c = low.bit_length() - 1
-            if (min(c, t), h, max(c, t)) not in vstructs:
-                return False
-            loose ^= low
-        return True
 
-    def place(i: int) -> None:
-        if i == len(skeleton):
-            # ``allowed`` admitted no v-structure outside ``vstructs``; all of them must be here
-            if all(pars[c] >> a & 1 and pars[c] >> b & 1 for a, c, b in vstructs):
-                found.add(tuple(sorted((t, h) for h in range(n) for t in range(n)
-                                       if pars[h] >> t & 1)))
-            return
-        a, b = skeleton[i]
-        for t, h in ((a, b), (b, a)):
-            if allowed(t, h):
-                kids[t] |= 1 << h
-                pars[h] |= 1 << t
-                place(i + 1)
-                kids[t] &= ~(1 << h)
-                pars[h] &= ~(1 << t)
+def edges_of(n: int, parents: tuple[int, ...]) -> Edges:
+    """The sorted edges of parent masks (``parent_masks`` undone)."""
+    return tuple((t, h) for t in range(n) for h in range(n) if parents[h] >> t & 1)
 
-    place(0)
+
+@memoised(limit=16384)
+def equivalent_dags(parents: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """Every DAG Markov equivalent to the acyclic ``parents``, as parent masks.
+
+    An edge ``t → h`` is *covered* when ``Pa(h) = Pa(t) ∪ {t}``; reversing a covered
+    edge keeps the graph acyclic and Markov equivalent, and any two equivalent DAGs are
+    joined by a sequence of covered-edge reversals (Chickering 1995, "A transformational
+    characterization of equivalent Bayesian network structures", Lemma 1 and Theorem 2).
+    So the class is what a search over covered-edge reversals reaches from one member.
+    """
+    found = {parents}
+    todo = [parents]
+    while todo:
+        dag = todo.pop()
+        for h, above in enumerate(dag):
+            rest = above
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                t = low.bit_length() - 1
+                if dag[t] | low == above:  # t → h is covered: reverse it
+                    turned = list(dag)
+                    turned[h], turned[t] = dag[t], dag[t] | 1 << h
+                    other = tuple(turned)
+                    if other not in found:
+                        found.add(other)
+                        todo.append(other)
     return frozenset(found)
+
+
+def markov_class(n: int, edges: Edges) -> frozenset[Edges]:
+    """Every DAG with the skeleton and v-structures of the acyclic ``edges`` (Verma &
+    Pearl 1990: the DAGs Markov equivalent to it), by covered-edge reversals."""
+    return frozenset(edges_of(n, p) for p in equivalent_dags(parent_masks(n, edges)))
 
 
 #: the store of classes the checker has established, by (n, listed separations)
@@ -207,11 +304,12 @@ _VERIFIED = "causal_oracle.oracle.check.verified_classes"
 
 
 def class_from(n: int, member: Edges, listed: frozenset[tuple[int, int, int]]
-               ) -> tuple[frozenset[Edges] | None, str]:
-    """The set of DAGs whose d-separations are exactly ``listed``, found from one of them.
+               ) -> tuple[frozenset[tuple[int, ...]] | None, str]:
+    """The set of DAGs whose d-separations are exactly ``listed`` (as parent masks:
+    ``as_parents`` turns a listed member into one), found from one of them.
 
-    ``member`` must fit the premise exactly; the class is then the DAGs with its skeleton
-    and v-structures.  The class is unique, so once established it is remembered for
+    ``member`` must fit the premise exactly; the class is then the DAGs Markov
+    equivalent to it.  The class is unique, so once established it is remembered for
     the premise and later members are checked by membership.
     """
     key = (n, listed)
@@ -221,18 +319,20 @@ def class_from(n: int, member: Edges, listed: frozenset[tuple[int, int, int]]
     why = fits_premise(n, member, listed)
     if why:
         return None, why
-    found = markov_class(n, member)
+    found = equivalent_dags(parent_masks(n, member))
     keep(_VERIFIED, key, found, 16384)
     return found, ""
 
 
 def whole_class(n: int, members: tuple[Edges, ...],
                 listed: frozenset[tuple[int, int, int]]) -> str:
-    """"" if ``members`` are exactly the DAGs whose d-separations are ``listed``."""
+    """"" if ``members`` are exactly the DAGs whose d-separations are ``listed``, each
+    once."""
     found, why = class_from(n, members[0], listed)
     if found is None:
         return why
-    if len(found) != len(members) or not found.issuperset(members):
+    given = {as_parents(n, m) for m in members}
+    if len(given) != len(members) or given != found:
         return "the listed members are not exactly the class"
     return ""
 

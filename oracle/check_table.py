@@ -7,7 +7,7 @@ bargain.  Given the premise and the members the solver lists, ``ClassCheck``
 1. confirms that the members are exactly the class: the first member's
    d-separations are the premise's independencies (``check._fits_premise``, the
    moralisation criterion) and the DAGs with its skeleton and v-structures
-   (``check.class_from``, the checker's orientation search) are the listed
+   (``check.class_from``, the checker's covered-edge reversals) are the listed
    members, no more and no fewer;
 2. evaluates each relation in every member with its own definitions, written here
    from the relation's wording, on a transitive closure computed by Warshall's
@@ -25,9 +25,11 @@ carry, and imports nothing from the solvers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from causal_oracle.oracle.check_graphs import Edges, class_from
+from causal_oracle.oracle.check_graphs import Edges, as_parents, class_from
 from causal_oracle.oracle.statements import Premise
 
 _STRICT_FORM = "is a cause for, but not a direct one"
@@ -62,13 +64,14 @@ class ClassCheck:
     the members are not the class instead of an object when they are not.
     """
 
-    def __init__(self, n: int, members: tuple[Edges, ...]) -> None:
+    def __init__(self, n: int, members: Sequence[tuple[int, ...]]) -> None:
+        """``members``: each DAG's parent masks (bit t of ``members[m][h]``: t → h)."""
         self.n = n
         self.size = len(members)
-        adjacency = np.zeros((self.size, n, n), dtype=bool)
-        for m, edges in enumerate(members):
-            for tail, head in edges:
-                adjacency[m, tail, head] = True
+        parents = np.array(members, dtype=np.int64).reshape(self.size, n)
+        heads = np.arange(n, dtype=np.int64)
+        # adjacency[m, t, h]: bit t of member m's parents of h
+        adjacency = (parents[:, None, :] >> heads[None, :, None] & 1).astype(bool)
         self._edge = adjacency
         self._reach = _warshall(adjacency)
         self._counts: dict[str, list[list[int]]] = {}
@@ -81,10 +84,10 @@ class ClassCheck:
         found, why = class_from(premise.n, tuple(sorted(members[0])), listed)
         if found is None:
             return why
-        given = {tuple(sorted(m)) for m in members}
-        if len(given) != len(members) or given != set(found):
+        given = {as_parents(premise.n, m) for m in members}
+        if len(given) != len(members) or given != found:
             return "the listed members are not exactly the class"
-        return cls(premise.n, tuple(sorted(given)))
+        return cls(premise.n, tuple(found))
 
     def _truth(self, name: str) -> np.ndarray:
         edge, reach = self._edge, self._reach
@@ -106,9 +109,9 @@ class ClassCheck:
         n = self.n
         # avoid[v, m, x, y]: x ⇝ y in member m without passing v
         cut = np.repeat(edge[None], n, axis=0)
-        for v in range(n):
-            cut[v, :, v, :] = False
-            cut[v, :, :, v] = False
+        nodes = np.arange(n)
+        cut[nodes, :, nodes, :] = False  # no edge out of v
+        cut[nodes, :, :, nodes] = False  # no edge into v
         avoid = _warshall(cut)
         # both disjoint relations from the one closure (the costly part; not kept)
         found = {}

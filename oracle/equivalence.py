@@ -24,14 +24,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import islice
 from operator import itemgetter
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.counting import class_size
-from causal_oracle.oracle.dsep import blocked_paths, d_separated, open_path, reachable
+from causal_oracle.oracle.dsep import (
+    SLICED_LIMIT,
+    blocked_paths,
+    d_separated,
+    open_path,
+    reachable,
+    separating_sets,
+)
 from causal_oracle.oracle.errors import BudgetExceeded
-from causal_oracle.oracle.extensions import extensions
+from causal_oracle.oracle.extensions import first_extensions
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.meek import Cpdag, orient
 from causal_oracle.oracle.memo import memoised
@@ -47,6 +53,8 @@ MAX_MEMBERS = 50_000
 LIST_LIMIT = 1024
 #: how many blocked paths the message of a missing independence names
 MAX_BLOCKED_SHOWN = 4
+#: a member's edges, sorted
+Edges = tuple[tuple[int, int], ...]
 
 
 class ConflictKind(StrEnum):
@@ -169,9 +177,14 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
     empty the class, so the lazy walk over the candidate's separations stops there
     (a dense premise on many variables is never walked through its 2^(n-2) sets per
     pair), and the listed statements it had not reached yet are tested one by one
-    (the plain d-separation test first: most of them hold).
+    (the plain d-separation test first: most of them hold).  Up to ``SLICED_LIMIT``
+    variables the walks of every pair and set run at once first
+    (``dsep.separating_sets``): a faithful premise, the usual case, is confirmed by
+    comparing one mask of separating sets per pair.
     """
     keys = premise.independence_keys()
+    if premise.n <= SLICED_LIMIT and _set_masks(keys) == separating_sets(candidate):
+        return []
     missing, reached = _first_unlisted(candidate, keys)
     if missing is None and len(reached) == len(keys):
         return []  # every separation listed, every listed one reached: faithful
@@ -199,6 +212,15 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
             f"{_why_blocked(premise, candidate, *missing)}; so under the closed-world reading "
             f"the premise makes them dependent, which no DAG reproduces",
             None, missing, None, candidate))
+    return out
+
+
+def _set_masks(keys: frozenset[tuple[int, int, int]]) -> dict[tuple[int, int], int]:
+    """The listed separating sets of each pair as one mask (``dsep.separating_sets``'
+    form: bit Z set iff ``(x, y, Z)`` is listed)."""
+    out: dict[tuple[int, int], int] = {}
+    for x, y, given in keys:
+        out[(x, y)] = out.get((x, y), 0) | 1 << given
     return out
 
 
@@ -308,7 +330,7 @@ def _analyse_cached(premise: Premise, text: str) -> ClassAnalysis:
     cpdag = orient(structure)
     listed = _listed_by_extension(structure, cpdag)
     if listed is not None:
-        return _consistent(premise, structure, cpdag, listed[0], listed)
+        return _consistent(premise, structure, cpdag, listed[0][1], listed)
     found = enumerate_members(structure, limit=MAX_MEMBERS)
     first = next(found, None)
     if first is None:
@@ -327,10 +349,11 @@ def _analyse_cached(premise: Premise, text: str) -> ClassAnalysis:
     for member in found:
         checkpoint()
         members.append(member)
-    return _consistent(premise, structure, cpdag, first, members)
+    return _consistent(premise, structure, cpdag, first, _by_edges(members))
 
 
-def _listed_by_extension(structure: Structure, cpdag: Cpdag) -> list[Dag] | None:
+def _listed_by_extension(structure: Structure, cpdag: Cpdag
+                         ) -> list[tuple[Edges, Dag]] | None:
     """The class of a small, well-formed CPDAG by orientation search
     (``oracle.extensions``), or None: the SAT encoding then decides — classes too
     large to list, clashing colliders, and any search that does not find exactly the
@@ -342,20 +365,21 @@ def _listed_by_extension(structure: Structure, cpdag: Cpdag) -> list[Dag] | None
     if count > LIST_LIMIT:
         return None
     # one more than counted is enough to see a mismatch (a malformed CPDAG)
-    members = sorted(islice(extensions(structure.n, cpdag.directed, cpdag.undirected),
-                            count + 1), key=_order)
+    members = _by_edges(first_extensions(structure.n, cpdag.directed, cpdag.undirected,
+                                         count + 1))
     colliders = {(t.x, t.middle, t.y) for t in structure.colliders}
-    if not members or len(members) != count or not members[0].is_acyclic() \
-            or members[0].v_structures() != colliders \
-            or members[0].skeleton() != frozenset(structure.adjacent):
+    if not members or len(members) != count or not members[0][1].is_acyclic() \
+            or members[0][1].v_structures() != colliders \
+            or members[0][1].skeleton() != frozenset(structure.adjacent):
         return None
     return members
 
 
 def _consistent(premise: Premise, structure: Structure, cpdag: Cpdag, first: Dag,
-                members: list[Dag] | None, count: int = 0) -> ClassAnalysis:
+                members: list[tuple[Edges, Dag]] | None, count: int = 0) -> ClassAnalysis:
     """The analysis once one member (``first``) is known: faithfulness on it, then
-    the class — listed when ``members`` is given, else counted (``count``)."""
+    the class — listed when ``members`` (each with its edges, sorted by them: ``_by_edges``)
+    is given, else counted (``count``)."""
     conflicts = _faithfulness_conflicts(premise, first)
     if conflicts:
         return ClassAnalysis(premise, structure, cpdag, (), tuple(conflicts))
@@ -363,18 +387,29 @@ def _consistent(premise: Premise, structure: Structure, cpdag: Cpdag, first: Dag
         return ClassAnalysis(premise, structure, cpdag, (), (), (),
                              tuple(sorted(cpdag.directed)), tuple(sorted(cpdag.undirected)),
                              count, first)
-    # each member's edges read once: its sort key, its listed edges, the class CPDAG
-    keyed = sorted(((tuple(m.edges()), m) for m in members), key=itemgetter(0))
-    ordered = tuple(m for _, m in keyed)
-    edges = tuple(e for e, _ in keyed)
+    ordered = tuple(m for _, m in members)
+    edges = tuple(e for e, _ in members)
     directed, undirected = _cpdag_of(edges)
     return ClassAnalysis(premise, structure, cpdag, ordered, (), edges,
                          tuple(sorted(directed)), tuple(sorted(undirected)), len(ordered),
                          ordered[0])
 
 
-def _order(dag: Dag) -> tuple[tuple[int, int], ...]:
-    return tuple(dag.edges())
+def _by_edges(members: list[Dag]) -> list[tuple[Edges, Dag]]:
+    """The members with their sorted edges, in the order of those edge lists (each
+    member's edges read once: its sort key, its listed edges, the class CPDAG)."""
+    keyed = []
+    for dag in members:
+        edges = []
+        for head, mask in enumerate(dag.parents):
+            while mask:
+                low = mask & -mask
+                edges.append((low.bit_length() - 1, head))
+                mask ^= low
+        edges.sort()
+        keyed.append((tuple(edges), dag))
+    keyed.sort(key=itemgetter(0))
+    return keyed
 
 
 def class_cpdag(members: tuple[Dag, ...]) -> tuple[frozenset[tuple[int, int]],

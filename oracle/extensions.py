@@ -16,10 +16,14 @@ On a graph whose directed part is *not* a CPDAG (an inconsistent premise whose
 forced colliders clash) the search may find nothing; the caller then asks the
 SAT encoding, which decides and explains that case.  The search calls
 ``checkpoint()`` at every step, so a time budget bounds it, and stops after
-``limit`` members.
+``limit`` members.  ``first_extensions`` is the same search collecting at most a given
+number of members into a list (no generator per level: the listing of small classes,
+``oracle.equivalence``, asks for all of them at once).
 
 >>> sorted(len(d.edges()) for d in extensions(3, [], [(0, 1), (1, 2)]))
 [2, 2, 2]
+>>> len(first_extensions(3, [], [(0, 1), (1, 2)], 2))
+2
 """
 
 from __future__ import annotations
@@ -75,3 +79,47 @@ def extensions(n: int, directed: Iterable[tuple[int, int]],
                 children[tail] &= ~(1 << head)
 
     yield from place(0)
+
+
+def first_extensions(n: int, directed: Iterable[tuple[int, int]],
+                     undirected: Iterable[tuple[int, int]], most: int) -> list[Dag]:
+    """The first ``most`` DAGs that ``extensions`` yields, in its order."""
+    parents = [0] * n
+    children = [0] * n
+    adjacent = [0] * n
+    for tail, head in directed:
+        parents[head] |= 1 << tail
+        children[tail] |= 1 << head
+        adjacent[tail] |= 1 << head
+        adjacent[head] |= 1 << tail
+    todo = sorted((min(a, b), max(a, b)) for a, b in undirected)
+    for a, b in todo:
+        adjacent[a] |= 1 << b
+        adjacent[b] |= 1 << a
+    found: list[Dag] = []
+    last = len(todo)
+
+    def place(i: int) -> bool:
+        """Place edges i…; False once ``most`` members are found."""
+        checkpoint()
+        if i == last:
+            found.append(Dag(n, tuple(parents)))
+            return len(found) < most
+        a, b = todo[i]
+        for tail, head in ((a, b), (b, a)):
+            # no new v-structure at head, and no cycle (head must not reach tail)
+            if parents[head] & ~adjacent[tail] & ~(1 << tail) or \
+                    reach(children, children[head]) >> tail & 1:
+                continue
+            parents[head] |= 1 << tail
+            children[tail] |= 1 << head
+            going = place(i + 1)
+            parents[head] &= ~(1 << tail)
+            children[tail] &= ~(1 << head)
+            if not going:
+                return False
+        return True
+
+    if most > 0:
+        place(0)
+    return found

@@ -44,26 +44,29 @@ class Cpdag:
 
 
 def orient(structure: Structure) -> Cpdag:
-    """Apply colliders then R1–R4 to a fixpoint."""
+    """Apply colliders then R1–R4 to a fixpoint.
+
+    Sweeps over the ordered pairs (a, b) in index order, each rule tried in turn with
+    the lowest-numbered node that fires it (bit masks per node: the adjacent nodes, the
+    tails of directed edges into it and the heads of those out of it)."""
     n = structure.n
-    adjacent = {(a, b) for a, b in structure.adjacent} | {(b, a) for a, b in structure.adjacent}
-    directed: set[tuple[int, int]] = set()
+    adj = [0] * n
+    for a, b in structure.adjacent:
+        adj[a] |= 1 << b
+        adj[b] |= 1 << a
+    into = [0] * n  # into[v]: the c with c → v directed
+    out = [0] * n  # out[v]: the c with v → c directed
     record: list[Orientation] = []
     clashes: list[tuple[int, int]] = []
 
-    def adj(u: int, v: int) -> bool:
-        return (u, v) in adjacent
-
-    def undirected(u: int, v: int) -> bool:
-        return adj(u, v) and (u, v) not in directed and (v, u) not in directed
-
     def put(tail: int, head: int, rule: str, via: tuple[int, ...]) -> bool:
-        if (tail, head) in directed:
+        if into[head] >> tail & 1:
             return False
-        if (head, tail) in directed:
+        if into[tail] >> head & 1:
             clashes.append((tail, head))
             return False
-        directed.add((tail, head))
+        into[head] |= 1 << tail
+        out[tail] |= 1 << head
         record.append(Orientation(tail, head, rule, via))
         return True
 
@@ -71,35 +74,47 @@ def orient(structure: Structure) -> Cpdag:
         put(t.x, t.middle, "collider", (t.y,))
         put(t.y, t.middle, "collider", (t.x,))
 
-    changed = bool(directed)  # every rule needs a directed edge to start from
+    changed = bool(record)  # every rule needs a directed edge to start from
     while changed:
         changed = False
         for a in range(n):
             for b in range(n):
-                if a == b or not undirected(a, b):
+                bit = 1 << b
+                if not adj[a] & bit or (into[a] | out[a]) & bit:
+                    continue  # not an undirected edge a — b
+                # R1 (c → a, c and b non-adjacent) or R2 (a → c → b), the first c either way
+                r1 = into[a] & ~adj[b] & ~bit
+                r2 = out[a] & into[b]
+                if r1 | r2:
+                    low = (r1 | r2) & -(r1 | r2)
+                    changed |= put(a, b, "R1" if r1 & low else "R2", (low.bit_length() - 1,))
                     continue
-                for c in range(n):
-                    if (c, a) in directed and not adj(c, b) and c != b:
-                        changed |= put(a, b, "R1", (c,))
-                        break
-                    if (a, c) in directed and (c, b) in directed:
-                        changed |= put(a, b, "R2", (c,))
-                        break
-                if not undirected(a, b):
-                    continue
-                into_b = [c for c in range(n) if undirected(a, c) and (c, b) in directed]
-                pair = next(((c, d) for i, c in enumerate(into_b) for d in into_b[i + 1:]
-                             if not adj(c, d)), None)
+                # R3: a — c → b and a — d → b with c and d non-adjacent (the first such pair)
+                free = adj[a] & ~into[a] & ~out[a]  # a's undirected neighbours
+                both = free & into[b]
+                pair = None
+                rest = both
+                while rest and pair is None:
+                    low = rest & -rest
+                    rest ^= low
+                    c = low.bit_length() - 1
+                    others = rest & ~adj[c]
+                    if others:
+                        pair = (c, (others & -others).bit_length() - 1)
                 if pair:
                     changed |= put(a, b, "R3", pair)
                     continue
-                for d in range(n):
-                    if not undirected(a, d) or adj(d, b) or d == b:
-                        continue
-                    c = next((c for c in range(n) if (d, c) in directed and (c, b) in directed
-                              and adj(a, c)), None)
-                    if c is not None:
-                        changed |= put(a, b, "R4", (d, c))
+                # R4: a — d → c → b with a — c and d, b non-adjacent (the first d, then c)
+                rest = free & ~adj[b] & ~bit
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    d = low.bit_length() - 1
+                    cs = out[d] & into[b] & adj[a]
+                    if cs:
+                        changed |= put(a, b, "R4", (d, (cs & -cs).bit_length() - 1))
                         break
-    und = frozenset((a, b) for a, b in structure.adjacent if undirected(a, b))
-    return Cpdag(n, frozenset(directed), und, tuple(record), tuple(clashes))
+    und = frozenset((a, b) for a, b in structure.adjacent
+                    if not ((into[a] | out[a]) >> b & 1))
+    directed = frozenset((t, h) for h in range(n) for t in range(n) if into[h] >> t & 1)
+    return Cpdag(n, directed, und, tuple(record), tuple(clashes))

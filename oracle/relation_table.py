@@ -140,11 +140,14 @@ class RelationTable:
         without[:, nodes, nodes, :] = False
         without[:, nodes, :, nodes] = False
         e = _closure(without)  # e[m, v, x, y]: x ⇝ y avoiding v
-        # both DISJOINT readings from the one closure (the costly part; not kept)
+        # both DISJOINT readings from the one closure (the costly part; not kept), each
+        # "∃c" an AND of the c-axis packed into bytes
         # DISJOINT_EFFECT: ∃c: e[m, q, p, c] ∧ e[m, p, q, c]
-        effect = (e.transpose(0, 2, 1, 3) & e).any(axis=3)
+        ahead = np.packbits(e, axis=3)  # [m, v, x, byte of y]
+        effect = (ahead.transpose(0, 2, 1, 3) & ahead).any(axis=3)
         # DISJOINT_CAUSE: ∃c: e[m, q, c, p] ∧ e[m, p, c, q]
-        cause = (e.transpose(0, 3, 1, 2) & e.transpose(0, 1, 3, 2)).any(axis=3)
+        behind = np.packbits(e, axis=2)  # [m, v, byte of x, y]
+        cause = (behind.transpose(0, 3, 1, 2) & behind.transpose(0, 1, 3, 2)).any(axis=3)
         if r is Reading.DISJOINT_EFFECT:
             self._truth.setdefault(Reading.DISJOINT_CAUSE, cause)
             return effect

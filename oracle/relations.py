@@ -155,7 +155,11 @@ def _cut_disjoint(dag: Dag, p: int, q: int, c: int, downward: bool) -> Witness:
 def witness(dag: Dag, kind: RelationKind, form: SurfaceForm, p: int, q: int,
             profile: Profile = Profile.CORR2CAUSE) -> Witness | None:
     """The relation's witness in ``dag``, or ``None`` when it does not hold."""
-    r = reading(kind, form, profile)
+    return witness_reading(dag, reading(kind, form, profile), p, q)
+
+
+def witness_reading(dag: Dag, r: Reading, p: int, q: int) -> Witness | None:
+    """``witness`` of the reading ``r`` (``reading``'s result) for (p, q)."""
     if r is Reading.EDGE:
         return ((p, q),) if dag.has_edge(p, q) else None
     if r is Reading.ANCESTOR_NOT_PARENT:

@@ -10,7 +10,6 @@ unset, empty reasons, no CPDAG)."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -87,7 +86,7 @@ def _made_up() -> FastResult:
     {"labels_by_profile": {}}, {"pair": ("x" * 200, "y")},
 ])
 def test_corners_match_protobuf(change: dict[str, object]) -> None:
-    r = replace(_made_up(), **change)  # type: ignore[arg-type]
+    r = _made_up()._replace(**change)  # type: ignore[arg-type]
     packer = pack.BulkPacker()
     for _ in range(2):  # the premise's parts written, then reused
         for with_certificate in (True, False):
@@ -96,7 +95,7 @@ def test_corners_match_protobuf(change: dict[str, object]) -> None:
 
 def test_a_new_premise_is_written_anew() -> None:
     packer, first = pack.BulkPacker(), _made_up()
-    second = replace(first, variables=("X", "Y"), cpdag=([["X", "Y"]], []),
-                     verdict=first.verdict._replace(class_size=1))
+    second = first._replace(variables=("X", "Y"), cpdag=([["X", "Y"]], []),
+                            verdict=first.verdict._replace(class_size=1))
     for r in (first, second, first):
         assert packer.pack(r, True) == _protobuf(r, True)

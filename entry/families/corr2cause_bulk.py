@@ -33,7 +33,7 @@ from causal_oracle.oracle.errors import BudgetExceeded, OracleError
 from causal_oracle.oracle.explain import dag_text, reason_line
 from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.relation_table import ORDINAL, READINGS, RelationTable, table_of
-from causal_oracle.oracle.relations import Profile, Reading, reading, witness
+from causal_oracle.oracle.relations import Profile, Reading, reading, witness_reading
 from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind, SurfaceForm
 
 TABLES_KEPT = 64
@@ -122,7 +122,7 @@ class Host(Protocol):
 
 
 def label_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
-                profile: Profile = Profile.CORR2CAUSE) -> list[FastVerdict | None]:
+                    profile: Profile = Profile.CORR2CAUSE) -> list[FastVerdict | None]:
     """``verify`` for bulk callers: labels read off the premise's relation tables.
 
     The solver's table (``oracle.relation_table``) gives each verdict and
@@ -137,32 +137,44 @@ def label_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
     Tables are kept for the most recent premises only, so items should come
     grouped by premise, as datasets list them.
     """
+    return _labels(service, premise, hypotheses, profile)[0]
+
+
+#: what ``_labels`` found besides the verdicts: the parsed premise, its tables, and per
+#: item the plan and pair looked up (None where the verdict is None)
+Found = tuple[Premise, "ClassTables", list[tuple[Plan, int, int] | None]]
+
+
+def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Profile
+            ) -> tuple[list[FastVerdict | None], Found | None]:
+    """``label_fast_many``'s verdicts, and what it looked up (None: no verdict at all)."""
     none: list[FastVerdict | None] = [None] * len(hypotheses)
     if profile is Profile.COMPELLED or not hypotheses:
-        return none
+        return none, None
     try:
         prem = service.premise_of(premise.strip())
     except OracleError:
-        return none
+        return none, None
     tables = service.caches.tables.get(prem)
     if tables is None and len(hypotheses) == 1:  # a lone first item: no table yet
         service.caches.tables.put(prem, True)
-        return none
+        return none, None
     if tables is None or tables is True:
         try:
             tables = _tables(service, prem)
         except BudgetExceeded:  # this call's budget, not the premise's: try again later
-            return none
+            return none, None
         except OracleError:
             tables = False
         service.caches.tables.put(prem, tables)
     if tables is False:
-        return none
+        return none, None
     assert isinstance(tables, ClassTables)
     index = tables.index
     solver, checker = tables.solver, tables.checker
     size = solver.size
     out = none
+    looked: list[tuple[Plan, int, int] | None] = [None] * len(hypotheses)
     plans = service.caches.plans
     outcomes = (Outcome.ENTAILMENT, Outcome.NEUTRAL, Outcome.CONTRADICTION)
     for i, text in enumerate(hypotheses):
@@ -185,10 +197,10 @@ def label_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
                             for r in plan.readings[1:])
         out[i] = FastVerdict(relation, int(relation is Outcome.ENTAILMENT), holds_in, size,
                              ambiguous, plan.kind, prem.n)
-    return out
+        looked[i] = (plan, p, q)
+    return out, (prem, tables, looked)
 
-@dataclass(frozen=True, slots=True)
-class FastResult:
+class FastResult(NamedTuple):
     """A ``FastVerdict`` with what a Verify response shows besides: ``summary()`` is
     ``VerifyResult.summary()`` of the same item (``verify_fast_many``)."""
 
@@ -226,14 +238,14 @@ def verify_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
     table, and the reason's witness found in the one member the reason shows (the
     first member for entailment, the first where the relation holds for neutral: the
     members ``oracle.labels.label``'s certificate lists first)."""
-    verdicts = label_fast_many(service, premise, hypotheses, profile)
-    if not any(verdicts):
-        return [None] * len(hypotheses)
-    prem = service.premise_of(premise.strip())
-    tables = service.caches.tables.get(prem)
-    assert isinstance(tables, ClassTables)
-    solver, index, edges = tables.solver, tables.index, tables.edges
-    size, variables = solver.size, prem.variables
+    verdicts, found = _labels(service, premise, hypotheses, profile)
+    out: list[FastResult | None] = [None] * len(hypotheses)
+    if found is None:
+        return out
+    prem, tables, looked = found
+    solver, edges = tables.solver, tables.edges
+    size, variables, members = solver.size, prem.variables, solver.members
+    counts_at = solver.counts_at
     texts: dict[int, str] = {}  # member → dag_text, for this call
 
     def text(m: int) -> str:
@@ -242,35 +254,30 @@ def verify_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
             found = texts[m] = dag_text(prem, edges[m])
         return found
 
-    out: list[FastResult | None] = [None] * len(hypotheses)
-    for i, verdict in enumerate(verdicts):
-        if verdict is None:
-            continue
-        plan = service.caches.plans.get(hypotheses[i])
-        if plan is None or plan.profile is not profile:  # the plans were emptied meanwhile
-            plan = _plan(service, hypotheses[i], profile)
-        assert plan is not None  # the text was read a moment ago
-        p, q = index[plan.first], index[plan.second]
-        by_profile: dict[str, int | None] = {
-            name: int(solver.counts_at(o)[p][q] == size)
-            for name, o in zip(_MEMBER_NAMES, plan.by_profile, strict=True)}
-        relation = verdict.relation
-        if relation == Outcome.CONTRADICTION:
-            found, shown = None, (text(0),)
-        else:
-            yes = 0 if relation == Outcome.ENTAILMENT else _first(solver, plan, p, q, True)
-            found = witness(solver.members[yes], plan.kind, plan.form, p, q, profile)
-            shown = ((text(yes),) if relation == Outcome.ENTAILMENT else
-                     (text(yes), text(_first(solver, plan, p, q, False))))
-        out[i] = FastResult(verdict, profile, by_profile,
-                            reason_line(prem, relation, size, verdict.holds_in, found, shown),
-                            variables, plan.form, (plan.first, plan.second), tables.cpdag)
+    with service.scope():  # the members' child masks are remembered there
+        for i, verdict in enumerate(verdicts):
+            if verdict is None:
+                continue
+            plan, p, q = looked[i]  # type: ignore[misc]
+            by_profile: dict[str, int | None] = {
+                name: int(counts_at(o)[p][q] == size)
+                for name, o in zip(_MEMBER_NAMES, plan.by_profile, strict=True)}
+            relation = verdict.relation
+            if relation == Outcome.CONTRADICTION:
+                witnessed, shown = None, (text(0),)
+            elif relation == Outcome.ENTAILMENT:
+                witnessed = witness_reading(members[0], READINGS[plan.reading], p, q)
+                shown = (text(0),)
+            else:
+                column = solver.column(READINGS[plan.reading], p, q)
+                yes = column.index(True)
+                witnessed = witness_reading(members[yes], READINGS[plan.reading], p, q)
+                shown = (text(yes), text(column.index(False)))
+            out[i] = FastResult(verdict, profile, by_profile,
+                                reason_line(prem, relation, size, verdict.holds_in, witnessed,
+                                            shown),
+                                variables, plan.form, (plan.first, plan.second), tables.cpdag)
     return out
-
-
-def _first(table: RelationTable, plan: Plan, p: int, q: int, holds: bool) -> int:
-    """The first member in which the plan's reading holds (``holds``) or fails."""
-    return table.column(READINGS[plan.reading], p, q).index(holds)
 
 
 def _plan(service: Host, text: str, profile: Profile) -> Plan | None:

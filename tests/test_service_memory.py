@@ -27,7 +27,11 @@ CONSTANT_CACHES = {("parser/grammar.py", "load_grammar"),
                    # answer openings: built once from the shipped files
                    ("parser/claims.py", "_parser"), ("parser/claims.py", "_automaton"),
                    ("parser/calm_effects.py", "_parser"),
-                   ("parser/calm_rules.py", "_yes_no_openings")}
+                   ("parser/calm_rules.py", "_yes_no_openings"),
+                   # the Chinese claim grammar, its automaton and word lengths; CaLM's
+                   # Chinese CLadder grammar: built once from the shipped files
+                   ("parser/claims_zh.py", "_parser"), ("parser/claims_zh.py", "_automaton"),
+                   ("parser/claims_zh.py", "_lengths"), ("parser/calm_cladder_zh.py", "grammar")}
 
 
 def test_no_module_keeps_results_of_its_own() -> None:

@@ -105,3 +105,19 @@ def test_sampled_sizes_are_seeded(tmp_path: Path) -> None:
     assert main(["generate", "--n", "13", "--out", str(a)]) == 2
     with pytest.raises(SystemExit):
         main(["generate", "--n", "3", "--out", str(a), "--format", "xml"])
+
+
+def test_generate_finds_its_reference_dataset_through_the_registry() -> None:
+    """The verb names no family: the reference dataset is the one the
+    ``causal_corr2cause`` generator carries (``Generator.reference``), and only it."""
+    from causal_oracle.clients.generate import DATASET, reference
+    from causal_oracle.entry import REGISTRY
+    from causal_oracle.entry.families import corr2cause_generator_reference as module
+
+    assert reference() is REGISTRY.generator(DATASET).reference is module.REFERENCE
+    assert reference().options is Options and reference().max_n == module.MAX_SAMPLED
+    others = [g.dataset for f in REGISTRY for g in f.generators() if g.reference is not None]
+    assert others == [DATASET]
+    key = reference().keys(default())
+    row = next(reference().items(Options(3), default()))
+    assert key(row["premise"], row["hypothesis"]).startswith("c2c")

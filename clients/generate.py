@@ -1,6 +1,8 @@
 """The ``generate`` verb: write the reference Corr2Cause generator's items to a file.
 
-The items themselves come from ``entry.generator`` (every Markov equivalence class up
+The items themselves come from the reference dataset of the ``causal_corr2cause``
+generator (``Generator.reference``, found through the registry: the Corr2Cause family's
+``entry.families.corr2cause_generator_reference``, every Markov equivalence class up
 to relabelling, labelled and certified by the oracle); this module writes them as
 JSONL or CSV and compares a written file with an upstream release.  On a terminal it
 shows how many items it has written so far (``--quiet`` hides it): n = 6 takes half a
@@ -21,17 +23,23 @@ from causal_oracle.clients.arg_types import count
 from causal_oracle.clients.options import limit_options
 from causal_oracle.clients.outputs import atomic_output, check_input, check_output
 from causal_oracle.clients.progress import progress_count
-from causal_oracle.entry import InputError
-from causal_oracle.entry.generator import (
-    MAX_SAMPLED,
-    Options,
-    class_signatures,
-    compare,
-    items,
-)
+from causal_oracle.entry import REGISTRY, InputError, default
+from causal_oracle.entry.family_records import Reference
+
+#: the dataset whose generator writes the reference data
+DATASET = "causal_corr2cause"
 
 
-def write(options: Options, out: Path,
+def reference() -> Reference:
+    """The reference dataset ``generate`` writes (``InputError`` when no registered
+    family offers it)."""
+    found = REGISTRY.generator(DATASET).reference
+    if found is None:
+        raise InputError(f"the {DATASET} generator writes no reference dataset")
+    return found
+
+
+def write(options: Any, out: Path,
           progress: Callable[[int, float, bool], None] | None = None) -> dict[str, Any]:
     """Write the dataset; returns ``{"classes", "items", "seconds", "relations"}``.
 
@@ -45,7 +53,7 @@ def write(options: Options, out: Path,
     relations: dict[str, int] = {}
     with atomic_output(out, newline="") as handle:
         writer = _writer(options, out, handle)
-        for row in items(options):
+        for row in reference().items(options, default()):
             premises.add(row["premise"])
             relations[row["relation"]] = relations.get(row["relation"], 0) + 1
             writer(row)
@@ -59,7 +67,7 @@ def write(options: Options, out: Path,
             "seconds": round(time.perf_counter() - start, 2)}
 
 
-def _writer(options: Options, out: Path, handle: TextIO) -> Any:
+def _writer(options: Any, out: Path, handle: TextIO) -> Any:
     if options.fmt == "published":
         if out.suffix.lower() == ".csv":
             w = csv.writer(handle)
@@ -75,19 +83,19 @@ def _published(row: dict[str, Any]) -> str:
 
 
 def excluded_keys(paths: list[str]) -> frozenset[str]:
-    """The item keys (``entry.freshness``) of every Corr2Cause row in ``paths``."""
+    """The item keys (``entry.freshness``) of every row in ``paths`` of the family that
+    labels pairs (the reference dataset's items)."""
     from causal_oracle.clients.readers import read_records
-    from causal_oracle.entry import OracleError, default, split_input
-    from causal_oracle.entry.freshness import ItemKeys
+    from causal_oracle.entry import OracleError, split_input
 
-    keys, found = ItemKeys(), set()
-    pairs = default().registry.pair_family().name  # the items ItemKeys reads
+    key, found = reference().keys(default()), set()
+    pairs = default().registry.pair_family().name  # the items the keys read
     for path in paths:
         for record in read_records(path):
             item = default().item(record.row) if record.row is not None else None
             if item is not None and item.family == pairs:
                 try:
-                    found.add(keys.key(*split_input(item.prompt)))
+                    found.add(key(*split_input(item.prompt)))
                 except OracleError:  # unreadable or over a limit: nothing to match
                     continue
     return frozenset(found)
@@ -134,8 +142,9 @@ def _progress(what: str) -> Callable[[int, float, bool], None]:
 
 
 def _cmd_generate(args: Any) -> int:
-    if not 2 <= args.n <= MAX_SAMPLED:
-        raise InputError(f"--n must be between 2 and {MAX_SAMPLED}, got {args.n}")
+    ref = reference()
+    if not 2 <= args.n <= ref.max_n:
+        raise InputError(f"--n must be between 2 and {ref.max_n}, got {args.n}")
     # paths and the upstream file are checked before the (long) generation
     out = check_output(args.out, inputs=[args.compare], what="--out",
                        regular=bool(args.compare))
@@ -143,8 +152,8 @@ def _cmd_generate(args: Any) -> int:
     if args.compare:
         if args.fmt != "jsonl":
             raise InputError("--compare needs --format jsonl")
-        theirs = class_signatures(check_input(args.compare, what="--compare"))
-    options = Options(args.n, args.fmt, args.seed, args.certificates, args.paraphrase,
+        theirs = ref.signatures(check_input(args.compare, what="--compare"), default())
+    options = ref.options(args.n, args.fmt, args.seed, args.certificates, args.paraphrase,
                       args.rename, args.classes, exclude=excluded_keys(args.exclude),
                       split=args.split, test_fraction=args.test_fraction,
                       provenance=args.provenance)
@@ -154,7 +163,7 @@ def _cmd_generate(args: Any) -> int:
           f"({', '.join(f'{k} {v}' for k, v in stats['relations'].items())}) in "
           f"{stats['seconds']} s -> {args.out}")
     if args.compare:
-        c = compare(out, Path(args.compare), theirs)
+        c = ref.compare(out, Path(args.compare), default(), theirs)
         print(f"upstream {args.compare}: {c['upstream_premises']} premises in "
               f"{c['upstream_classes']} classes ({c['upstream_duplicates']} relabelled "
               f"duplicates, {len(c['upstream_inconsistent'])} fitting no DAG); shared "

@@ -19,10 +19,12 @@ are compared.
     False
 
 A class with automorphisms has several permutations giving its canonical form
-(``canonical_forms`` returns them all: ``entry.freshness`` keys items by them); a class
-whose blocks would need more than ``limit`` relabellings is not canonicalised (None).
-The generator (``entry.generator``) writes one premise per canonical class; freshness
-(``entry.freshness``) keys an item by its class's canonical form.
+(``canonical_forms`` returns them all: the Corr2Cause item keys are made of them); a
+class whose blocks would need more than ``limit`` relabellings is not canonicalised
+(None).  The Corr2Cause family's reference generator
+(``entry.families.corr2cause_generator_reference``) writes one premise per canonical
+class, and its item keys (``entry.families.corr2cause_generator_keys``) key an item by
+its class's canonical form.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The records a family and its callers exchange: the ``Options`` a text is read
 with, a dataset row as its family reads it (``Item``), an answer rendered
 (``Rendered``), a reply judged (``Judgement``), a row's gold judged
-(``GoldJudgement``), a file a family reads beside its rows (``Resource``), and a
-procedural item generator it offers (``Generator``).
+(``GoldJudgement``), a file a family reads beside its rows (``Resource``), a
+procedural item generator it offers (``Generator``) and the reference dataset such a
+generator may write whole (``Reference``).
 
 They are plain frozen records with no behaviour beyond checking themselves; the
 ``Family`` interface (``entry.registry``) is written in their terms, and the registry
@@ -19,8 +20,9 @@ working.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from causal_oracle.oracle.relations import Profile
@@ -113,6 +115,30 @@ class Resource:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """A reference dataset a generator writes whole, every item of it rather than one
+    drawn at random (``causal-oracle generate``, which finds it through the registry:
+    ``Generator.reference``).  Each verb takes the service that labels the items (an
+    ``entry.oracle_protocol.SolvingOracle``) last:
+
+    * ``options`` — its options dataclass (``options.n``: the number of variables, at
+      most ``max_n``);
+    * ``items(options, service)`` — every item, as a row of the generator layout;
+    * ``signatures(path, service)`` — the classes of the premises in a written file;
+    * ``compare(generated, upstream, service, theirs)`` — the classes of two files
+      matched up to renaming (``theirs``: ``signatures(upstream)`` when already known);
+    * ``keys(service)`` — a function giving an item's renaming-invariant key
+      (``entry.freshness``) from its premise and hypothesis text."""
+
+    options: type[Any]
+    max_n: int
+    items: Callable[[Any, Any], Iterator[dict[str, Any]]]
+    signatures: Callable[[Path, Any], dict[str, Any]]
+    compare: Callable[[Path, Path, Any, dict[str, Any] | None], dict[str, Any]]
+    keys: Callable[[Any], Callable[[str, str], str]]
+
+
+@dataclass(frozen=True)
 class Generator:
     """A procedural item generator a family offers (``Family.generators``): the
     certified datasets (``environments``) find it by ``dataset``, the name they register
@@ -122,13 +148,15 @@ class Generator:
     defaults are every choice); ``draw(knobs, rng, service)`` is one item, deterministic
     in the state of ``rng``, answered by ``service`` (an ``entry.service.Service``: the
     generator hands its text to the oracle like any caller); ``probe(knobs, service)``
-    raises ``InputError`` naming the knobs when no item meeting them can be drawn."""
+    raises ``InputError`` naming the knobs when no item meeting them can be drawn;
+    ``reference``, when the family has one, the reference dataset it writes whole."""
 
     dataset: str
     knobs: type[Any]
     draw: Callable[[Any, random.Random, Any], dict[str, Any]]
     probe: Callable[[Any, Any], None]
+    reference: Reference | None = None
 
 
-__all__ = ["Generator", "GoldJudgement", "Item", "Judgement", "Options", "Rendered",
-           "Resource"]
+__all__ = ["Generator", "GoldJudgement", "Item", "Judgement", "Options", "Reference",
+           "Rendered", "Resource"]

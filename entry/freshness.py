@@ -1,113 +1,40 @@
-"""Fresh items: a key that survives renaming, train/test by its hash, provenance.
+"""Fresh items: train/test by the hash of an item's key, exclusion, provenance.
 
-Two Corr2Cause items ask the *same question* when one is the other with its variables
-renamed: the premise describes the same Markov equivalence class up to relabelling,
-and the hypothesis asks the same relation about corresponding variables.  So the
-**item key** is a hash of
+A generator keys its items so that two items asking the *same question* share a key
+(the Corr2Cause family's: the premise's class up to relabelling and the relation asked
+on canonical indices, ``entry.families.corr2cause_generator_keys``).  What a key is
+for is the same for every generator, and lives here:
 
-* the premise's class in canonical form (``entry.canonical.canonical_forms``: the
-  smallest relabelled (skeleton, v-structures) key), and
-* the hypothesis's relation kind with its pair mapped into canonical indices — the
-  smallest image over every canonicalising permutation, so automorphic pairs of a
-  symmetric class share a key, and unordered for the symmetric relations (common
-  cause, common effect).
+* the **split** (``split_of``): a fixed fraction of keys by their hash is "test", so an
+  item and every renaming of it always land on the same side;
+* **exclusion**: a key is the unit left out (``generate --exclude FILE…`` keeps
+  published test items out);
+* **provenance** (``provenance``): the fields a generated row carries — generator
+  version, seed, key, split and the digest of its checked certificate.
 
-Paraphrased templates of one relation share the key (they ask the same question); the
-semantics profile is not part of it.  Premises that fit no DAG, and classes too
-symmetric to canonicalise cheaply (more than ``MAX_RELABELLINGS`` relabellings), are
-keyed by their statements over the declared variable order instead ("labelled" keys:
-invariant under renaming that keeps the declaration order).
-
-A key decides the **split** (``split_of``: a fixed fraction by hash, so an item and
-every renaming of it always land on the same side) and is the unit of exclusion
-(``generate --exclude FILE…`` keeps published test items out).  ``provenance`` gives
-the fields a generated row carries: generator version, seed, key, split and the
-digest of its checked certificate.
-
-    >>> keys = ItemKeys()
-    >>> a = keys.key("Suppose there is a closed system of 3 variables, A, B and C. All the "
-    ...              "statistical relations among these 3 variables are as follows: A "
-    ...              "correlates with C. B correlates with C. However, A is independent of B.",
-    ...              "A directly causes C.")
-    >>> b = keys.key("Suppose there is a closed system of 3 variables, Z, Y and X. All the "
-    ...              "statistical relations among these 3 variables are as follows: Z "
-    ...              "correlates with Y. X correlates with Y. However, Z is independent of X.",
-    ...              "X directly causes Y.")
-    >>> a == b, a.startswith("c2c:"), split_of(a) == split_of(b)
-    (True, True, True)
+    >>> split_of("c2c:0123") in ("train", "test"), split_of("k", 1.0), split_of("k", 0.0)
+    (True, 'test', 'train')
+    >>> sorted(provenance("c2c:0123", 7, {"kind": "witness"}))
+    ['certificate_digest', 'generator', 'key', 'seed', 'split']
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
-from causal_oracle.entry.caches import LRU
-from causal_oracle.entry.canonical import MAX_RELABELLINGS, canonical_forms, mec_key
-from causal_oracle.entry.service import Service, default
-from causal_oracle.oracle.equivalence import analyse
-from causal_oracle.oracle.statements import Hypothesis, Premise, RelationKind
-
 #: bump when the generator's items change for the same options and seed
 GENERATOR_VERSION = 1
-SYMMETRIC = frozenset((RelationKind.COMMON_CAUSE, RelationKind.COMMON_EFFECT))
 TEST_FRACTION = 0.1
-CLASSES_KEPT = 4096
 
 
-@dataclass(frozen=True, slots=True)
-class _Class:
-    """A premise's class as a key needs it: its canonical form and the permutations
-    into it (``labelled``: keyed by statements, not up to relabelling)."""
-
-    form: Any
-    perms: tuple[tuple[int, ...], ...]
-    index: dict[str, int]
-    labelled: bool
-
-
-def _digest(value: Any) -> str:
+def digest(value: Any) -> str:
+    """SHA-256 (hex) of ``value``'s canonical JSON (sorted keys, no spaces; sets and
+    tuples as lists)."""
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=list)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-class ItemKeys:
-    """Item keys (see the module docstring), each premise's class computed once."""
-
-    def __init__(self, service: Service | None = None) -> None:
-        self.service = service or default()
-        self._classes: LRU[Premise, _Class] = LRU(CLASSES_KEPT)
-
-    def key(self, premise: str, hypothesis: str) -> str:
-        """The key of a Corr2Cause item given as text (``InputError`` when unreadable)."""
-        return self.key_of(self.service.pairs().premise_of(premise.strip()),
-                           self.service.pairs().hypothesis_of(hypothesis.strip()))
-
-    def key_of(self, premise: Premise, hypothesis: Hypothesis) -> str:
-        """The key of a parsed item."""
-        cls = self._classes.get_or(premise, lambda: self._class(premise))
-        i, j = cls.index.get(hypothesis.first, -1), cls.index.get(hypothesis.second, -1)
-        pairs = [(p[i] if i >= 0 else -1, p[j] if j >= 0 else -1) for p in cls.perms]
-        if hypothesis.kind in SYMMETRIC:
-            pairs = [(min(a, b), max(a, b)) for a, b in pairs]
-        body = {"class": cls.form, "relation": hypothesis.kind.value, "pair": min(pairs)}
-        return ("c2c-labelled:" if cls.labelled else "c2c:") + _digest(body)[:32]
-
-    def _class(self, premise: Premise) -> _Class:
-        n = premise.n
-        index = {name: k for k, name in enumerate(premise.variables)}
-        analysis = analyse(premise)
-        member = analysis.representative or (analysis.members[0] if analysis.members
-                                              else None)
-        if analysis.consistent and member is not None:
-            forms = canonical_forms(n, mec_key(member), limit=MAX_RELABELLINGS)
-            if forms is not None:
-                return _Class([n, forms[0]], forms[1], index, False)
-        statements = sorted(s.key for s in premise.independences)
-        return _Class([n, statements], (tuple(range(n)),), index, True)
 
 
 def split_of(key: str, test_fraction: float = TEST_FRACTION) -> str:
@@ -130,8 +57,8 @@ def provenance(key: str, seed: int, certificate: Any, test_fraction: float = TES
     """The provenance fields of a generated row: ``generator``, ``seed``, ``key``,
     ``split`` and ``certificate_digest`` (SHA-256 of the checked certificate's JSON)."""
     return {"generator": generator_version(), "seed": seed, "key": key,
-            "split": split_of(key, test_fraction), "certificate_digest": _digest(certificate)}
+            "split": split_of(key, test_fraction), "certificate_digest": digest(certificate)}
 
 
-__all__ = ["GENERATOR_VERSION", "TEST_FRACTION", "ItemKeys", "generator_version",
-           "provenance", "split_of"]
+__all__ = ["GENERATOR_VERSION", "TEST_FRACTION", "digest", "generator_version", "provenance",
+           "split_of"]

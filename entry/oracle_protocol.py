@@ -14,10 +14,11 @@ server:
 
 ``entry.service.Service`` implements it in-process; ``clients.remote.RemoteOracle``
 over gRPC.  ``SolvingOracle`` is what only the in-process service offers beyond it —
-the registry, a question's checked solution, the service's memory scope — for the
-families' item generators, which need the solution the text reads as.  A surface types
-its oracle as ``Oracle`` and works with either; ``isinstance(x, Oracle)`` checks the
-methods are there (``runtime_checkable``).
+the registry, a question's checked solution, the service's memory scope, the verbs of
+the family that labels pairs (``PairVerbs``) — for the families' item generators, which
+need the solution the text reads as.  A surface types its oracle as ``Oracle`` and
+works with either; ``isinstance(x, Oracle)`` checks the methods are there
+(``runtime_checkable``).
 
     >>> from causal_oracle.entry import default
     >>> isinstance(default(), Oracle)
@@ -26,6 +27,7 @@ methods are there (``runtime_checkable``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
@@ -93,6 +95,35 @@ class Oracle(Protocol):
         ...
 
 
+class PairVerbs(Protocol):
+    """The premise–hypothesis verbs of the family that declares them
+    (``Family.labels_pairs``; its ``memory`` in the service implements them).  Results
+    are the family's (Corr2Cause: ``VerifyResult``, ``FastVerdict``)."""
+
+    def verify(self, premise: str, hypothesis: str, profile: str | Profile = ...) -> Any: ...
+
+    def verify_input(self, text: str, profile: str | Profile = ...) -> Any: ...
+
+    def verify_objects(self, premise: Any, hypothesis: Any,
+                       profile: str | Profile = ...) -> Any: ...
+
+    def grade_result(self, result: Any, reply: str) -> Grade: ...
+
+    def label_fast_many(self, premise: str, hypotheses: Sequence[str],
+                        profile: Profile = ...) -> list[Any]: ...
+
+    def verify_fast_many(self, premise: str, hypotheses: Sequence[str],
+                         profile: Profile = ...) -> list[Any]: ...
+
+    def premise_of(self, text: str) -> Any: ...
+
+    def hypothesis_of(self, text: str) -> Any: ...
+
+    def item_of(self, text: str) -> tuple[Any, Any]: ...
+
+    def analysis_of(self, premise: Any) -> Any: ...
+
+
 class SolvingOracle(Oracle, Protocol):
     """The in-process service as the families' item generators use it: the ``Oracle``
     verbs, the registry, the checked solution of a text and the service's scope (the
@@ -109,5 +140,9 @@ class SolvingOracle(Oracle, Protocol):
         """The service's memory in force for a block."""
         ...
 
+    def pairs(self) -> PairVerbs:
+        """The premise–hypothesis verbs of the family that labels pairs."""
+        ...
 
-__all__ = ["Oracle", "SolvingOracle", "Verdict", "Verified"]
+
+__all__ = ["Oracle", "PairVerbs", "SolvingOracle", "Verdict", "Verified"]

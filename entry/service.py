@@ -44,12 +44,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Lock
-from typing import Any, Protocol
+from typing import Any
 
 from causal_oracle.entry import families as _built_in  # noqa: F401  (registers them)
 from causal_oracle.entry.audit_record import AuditRecord, Drawing, record_of
 from causal_oracle.entry.caches import LRU
 from causal_oracle.entry.limits import DEFAULT_BUDGET_S, DEFAULT_CACHE_ITEMS, Limits
+from causal_oracle.entry.oracle_protocol import PairVerbs
 from causal_oracle.entry.registry import (
     REGISTRY,
     Family,
@@ -94,35 +95,6 @@ class Caches:
     def clear(self) -> None:
         for c in (self.solved, self.memory, *self.families.values()):
             c.clear()
-
-
-class PairVerbs(Protocol):
-    """The premise–hypothesis verbs of the family that declares them
-    (``Family.labels_pairs``; its ``memory`` in the service implements them).  Results
-    are the family's (Corr2Cause: ``VerifyResult``, ``FastVerdict``)."""
-
-    def verify(self, premise: str, hypothesis: str, profile: str | Profile = ...) -> Any: ...
-
-    def verify_input(self, text: str, profile: str | Profile = ...) -> Any: ...
-
-    def verify_objects(self, premise: Any, hypothesis: Any,
-                       profile: str | Profile = ...) -> Any: ...
-
-    def grade_result(self, result: Any, reply: str) -> Grade: ...
-
-    def label_fast_many(self, premise: str, hypotheses: Sequence[str],
-                        profile: Profile = ...) -> list[Any]: ...
-
-    def verify_fast_many(self, premise: str, hypotheses: Sequence[str],
-                         profile: Profile = ...) -> list[Any]: ...
-
-    def premise_of(self, text: str) -> Any: ...
-
-    def hypothesis_of(self, text: str) -> Any: ...
-
-    def item_of(self, text: str) -> tuple[Any, Any]: ...
-
-    def analysis_of(self, premise: Any) -> Any: ...
 
 
 # ---- the service ----------------------------------------------------------------------------

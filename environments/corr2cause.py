@@ -1,6 +1,8 @@
 """``causal_corr2cause``: Corr2Cause items from random DAGs, with measured difficulty.
 
-Each item is drawn by ``entry.procedural``: a seeded random DAG written as the
+Each item is drawn by the Corr2Cause family's generator
+(``entry.families.corr2cause_generator``, found through the registry by the dataset's
+name): a seeded random DAG written as the
 upstream premise of its Markov equivalence class, one upstream hypothesis, the
 oracle's certified answer.  Every difficulty knob — variables, edge density, class
 size band, relation mix, 2- or 3-class targets, whether a structural reason exists,
@@ -20,9 +22,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from causal_oracle.entry.freshness import ItemKeys
-from causal_oracle.entry.procedural import RELATIONS, Knobs, draw
-from causal_oracle.entry.procedural import probe as probe_knobs
+from causal_oracle.entry import REGISTRY, default
+from causal_oracle.entry.audit_summary import RELATIONS
 from causal_oracle.environments.base import (
     HAVE_REASONING_GYM,
     CertifiedDataset,
@@ -36,12 +37,14 @@ if HAVE_REASONING_GYM:
     from reasoning_gym.coaching.attributes import ScalarAttributeDefinition
 
 DATASET_NAME = "causal_corr2cause"
+#: the Corr2Cause family's generator, found by the dataset's name (``Registry.generator``)
+GENERATOR = REGISTRY.generator(DATASET_NAME)
 
 
 @configuration
 @dataclass
-class Corr2CauseConfig(SeedAndSize, Knobs):
-    """The dataset's knobs (``entry.procedural.Knobs``: labels balanced on request), its
+class Corr2CauseConfig(SeedAndSize, GENERATOR.knobs):  # type: ignore[misc,name-defined]
+    """The dataset's knobs (the generator's: ``Knobs``, labels balanced on request), its
     seed and size."""
 
 
@@ -50,15 +53,11 @@ class Corr2CauseDataset(CertifiedDataset):
 
     name = DATASET_NAME
 
-    def __init__(self, config: Corr2CauseConfig) -> None:
-        super().__init__(config)
-        self._keys = ItemKeys()
-
     def probe(self) -> None:
-        probe_knobs(self.config)
+        GENERATOR.probe(self.config, default())
 
     def draw(self, rng: random.Random) -> dict[str, Any]:
-        return draw(self.config, rng, keys=self._keys)
+        return GENERATOR.draw(self.config, rng, default())
 
     def accepts(self, normalised: str, entry: dict[str, Any]) -> bool:
         three_class = entry["metadata"]["difficulty"]["three_class"]

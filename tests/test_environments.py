@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from causal_oracle.entry import InputError, default
-from causal_oracle.entry.freshness import ItemKeys
+from causal_oracle.entry.families.corr2cause_generator_keys import ItemKeys
 from causal_oracle.environments import Corr2CauseConfig, Corr2CauseDataset
 
 FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
@@ -25,7 +25,8 @@ FLIP = {"Yes": "No", "No": "Yes", "entailment": "contradiction",
                                     "causal_oracle.environments.corr2cause",
                                     "causal_oracle.environments.base",
                                     "causal_oracle.environments.cibench",
-                                    "causal_oracle.entry.procedural",
+                                    "causal_oracle.entry.families.corr2cause_generator",
+                                    "causal_oracle.entry.families.corr2cause_generator_keys",
                                     "causal_oracle.entry.families.cibench_generator",
                                     "causal_oracle.entry.families.cibench_system",
                                     "causal_oracle.environments.graph",
@@ -131,7 +132,7 @@ def test_labels_are_balanced_per_relation_on_request() -> None:
 
 def test_items_carry_their_renaming_invariant_key() -> None:
     data = Corr2CauseDataset(Corr2CauseConfig(size=10, seed=4, rename=True))
-    keys = ItemKeys()
+    keys = ItemKeys(default())
     for e in data:
         m = e["metadata"]
         assert m["key"] == keys.key(m["premise"], m["hypothesis"])
@@ -156,15 +157,17 @@ def test_the_datasets_reach_their_generators_through_the_registry() -> None:
     the configuration extends the generator's knobs, an unknown name is an error naming
     the ones offered, and a family offering none is passed over."""
     from causal_oracle.entry import REGISTRY, InputError
-    from causal_oracle.environments import calm, cibench, graph, ladder
+    from causal_oracle.environments import calm, cibench, corr2cause, graph, ladder
 
     for module, name in ((graph, graph.GRAPH_NAME), (ladder, ladder.LADDER_NAME),
-                         (cibench, cibench.CIBENCH_NAME), (calm, calm.CALM_NAME)):
+                         (cibench, cibench.CIBENCH_NAME), (calm, calm.CALM_NAME),
+                         (corr2cause, corr2cause.DATASET_NAME)):
         generator = REGISTRY.generator(name)
         assert generator is module.GENERATOR and generator.dataset == name
         config = next(v for k, v in vars(module).items() if k.endswith("Config"))
         assert issubclass(config, generator.knobs)
     offered = [g.dataset for f in REGISTRY for g in f.generators()]
-    assert sorted(offered) == ["calm_graph", "causal_cibench", "causal_graph", "causal_ladder"]
+    assert sorted(offered) == ["calm_graph", "causal_cibench", "causal_corr2cause",
+                               "causal_graph", "causal_ladder"]
     with pytest.raises(InputError, match="causal_graph"):
         REGISTRY.generator("causal_nothing")

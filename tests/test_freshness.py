@@ -18,9 +18,11 @@ from conftest import DATA, load_rows
 
 from causal_oracle.clients.cli import main
 from causal_oracle.entry import default, freshness
-from causal_oracle.entry.freshness import ItemKeys, split_of
+from causal_oracle.entry.families import corr2cause_generator_keys
+from causal_oracle.entry.families.corr2cause_generator_keys import SYMMETRIC, ItemKeys
+from causal_oracle.entry.freshness import split_of
 
-KEYS = ItemKeys()
+KEYS = ItemKeys(default())
 
 
 def _key(row: dict) -> str:
@@ -28,8 +30,9 @@ def _key(row: dict) -> str:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(freshness)
-    assert result.failed == 0 and result.attempted > 0
+    for module in (freshness, corr2cause_generator_keys):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
 
 
 def _orbit(row: dict) -> tuple:
@@ -47,7 +50,7 @@ def _orbit(row: dict) -> tuple:
     best = None
     for perm in itertools.permutations(range(premise.n)):
         pair = (perm[index[hyp.first]], perm[index[hyp.second]])
-        if hyp.kind in freshness.SYMMETRIC:
+        if hyp.kind in SYMMETRIC:
             pair = tuple(sorted(pair))
         form = (tuple(sorted(moved(s.key, perm) for s in premise.independences)),
                 hyp.kind.value, pair)
@@ -115,9 +118,9 @@ def test_generate_excludes_the_shared_samples(tmp_path: Path) -> None:
 
 def _generated_keys(excluded: set[str]) -> list[str]:
     """The keys of the whole n = 5 space that the excluded set holds (with repeats)."""
-    from causal_oracle.entry.generator import Options, items
+    from causal_oracle.entry.families.corr2cause_generator_reference import Options, items
 
-    return [k for k in (r["key"] for r in items(Options(5, provenance=True)))
+    return [k for k in (r["key"] for r in items(Options(5, provenance=True), default()))
             if k in excluded]
 
 

@@ -11,12 +11,12 @@ import pytest
 from causal_oracle.clients.audit import run_audit
 from causal_oracle.clients.cli import main
 from causal_oracle.clients.generate import write
-from causal_oracle.entry.generator import (
+from causal_oracle.entry import default
+from causal_oracle.entry.canonical import canonical, mec_key
+from causal_oracle.entry.families.corr2cause_generator_reference import (
     Options,
     all_classes,
-    canonical,
     compare,
-    mec_key,
     premise_text,
 )
 from causal_oracle.oracle.graph import Dag
@@ -61,7 +61,7 @@ def test_generated_premises_equal_upstream_up_to_renaming(tmp_path: Path, n: int
     out = tmp_path / f"g{n}.jsonl"
     stats = write(Options(n), out)
     assert stats["items"] == {3: 90, 4: 720}[n]
-    c = compare(out, DATA / f"n{n}.jsonl")
+    c = compare(out, DATA / f"n{n}.jsonl", default())
     assert c["shared"] == c["upstream_classes"] == stats["classes"]
     assert c["only_upstream"] == [] and c["only_generated"] == 0
     report = run_audit(out)
@@ -75,7 +75,7 @@ def test_generate_n5_audits_clean_and_covers_upstream(tmp_path: Path) -> None:
     assert main(["generate", "--n", "5", "--out", str(out)]) == 0
     assert main(["audit", str(out), "--quiet", "--fail-on",
                  "disagree,inconsistent,unreadable"]) == 0
-    c = compare(out, DATA / "n5_sample.jsonl")
+    c = compare(out, DATA / "n5_sample.jsonl", default())
     assert c["generated_premises"] == 142 and c["only_upstream"] == []
 
 
@@ -105,3 +105,19 @@ def test_sampled_sizes_are_seeded(tmp_path: Path) -> None:
     assert main(["generate", "--n", "13", "--out", str(a)]) == 2
     with pytest.raises(SystemExit):
         main(["generate", "--n", "3", "--out", str(a), "--format", "xml"])
+
+
+def test_generate_finds_its_reference_dataset_through_the_registry() -> None:
+    """The verb names no family: the reference dataset is the one the
+    ``causal_corr2cause`` generator carries (``Generator.reference``), and only it."""
+    from causal_oracle.clients.generate import DATASET, reference
+    from causal_oracle.entry import REGISTRY
+    from causal_oracle.entry.families import corr2cause_generator_reference as module
+
+    assert reference() is REGISTRY.generator(DATASET).reference is module.REFERENCE
+    assert reference().options is Options and reference().max_n == module.MAX_SAMPLED
+    others = [g.dataset for f in REGISTRY for g in f.generators() if g.reference is not None]
+    assert others == [DATASET]
+    key = reference().keys(default())
+    row = next(reference().items(Options(3), default()))
+    assert key(row["premise"], row["hypothesis"]).startswith("c2c")

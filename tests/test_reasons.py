@@ -8,7 +8,11 @@ from collections.abc import Iterator
 import pytest
 
 from causal_oracle.entry import VerifyResult, default
-from causal_oracle.entry.generator import ORIGINAL, all_classes, premise_text
+from causal_oracle.entry.families.corr2cause_generator_reference import (
+    ORIGINAL,
+    all_classes,
+    premise_text,
+)
 from causal_oracle.oracle.reasons import ReasonKind, reason_for
 from causal_oracle.parser import parse_hypothesis, parse_premise
 

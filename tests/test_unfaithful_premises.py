@@ -24,7 +24,10 @@ from hypothesis import strategies as st
 import causal_oracle as co
 from causal_oracle.clients.cli import main
 from causal_oracle.entry import default
-from causal_oracle.entry.generator import ORIGINAL_NAMES, statements_text
+from causal_oracle.entry.families.corr2cause_generator_reference import (
+    ORIGINAL_NAMES,
+    statements_text,
+)
 from causal_oracle.oracle import dsep
 from causal_oracle.oracle.dsep import blocked_paths, d_separated, independence_set
 from causal_oracle.oracle.equivalence import ConflictKind, _faithfulness_conflicts, analyse

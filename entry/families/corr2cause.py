@@ -54,7 +54,14 @@ from causal_oracle.entry.families.corr2cause_result import (
 )
 from causal_oracle.entry.gold import binary_gold, row_key, split_input
 from causal_oracle.entry.limits import Limits
-from causal_oracle.entry.registry import Family, Item, Judgement, Options, Rendered
+from causal_oracle.entry.registry import (
+    Family,
+    Generator,
+    Item,
+    Judgement,
+    Options,
+    Rendered,
+)
 from causal_oracle.oracle.explain import explain_json
 from causal_oracle.oracle.outcome import Outcome
 from causal_oracle.oracle.reasoning.facts import class_facts
@@ -78,6 +85,10 @@ class Corr2Cause(Family[Corr2CauseQuestion, VerifyResult]):
 
     def detect(self, text: str) -> bool:
         return text.lstrip().startswith("Premise:") and "Hypothesis:" in text
+
+    def generators(self) -> tuple[Generator, ...]:
+        from causal_oracle.entry.families.corr2cause_generator import GENERATOR  # on first use
+        return (GENERATOR,)
 
     def parse(self, text: str, options: Options) -> Corr2CauseQuestion:
         premise, hypothesis = parse_item(text)

@@ -27,7 +27,10 @@ has_collider, has_confounder — the upstream item set (12, 90, 720, 8,520,
 198,630 items for n = 2..6 when the class counts match).  Labels (binary and
 3-class) and, on request, certificates come from the entry layer
 (``Service.pairs().verify_objects``): each label's certificate was re-verified by the
-independent checker.
+independent checker.  The service is passed in, as to every family generator
+(``entry.oracle_protocol.SolvingOracle``), and the CLI finds this generator through
+the registry (``Generator.reference`` of the family's ``causal_corr2cause``
+generator): ``causal-oracle generate`` writes it.
 """
 
 
@@ -41,8 +44,10 @@ from pathlib import Path
 from typing import Any
 
 from causal_oracle.entry.canonical import MAX_RELABELLINGS, Key, canonical, mec_key
-from causal_oracle.entry.freshness import ItemKeys, provenance, split_of
-from causal_oracle.entry.service import default
+from causal_oracle.entry.families.corr2cause_generator_keys import ItemKeys
+from causal_oracle.entry.family_records import Reference
+from causal_oracle.entry.freshness import provenance, split_of
+from causal_oracle.entry.oracle_protocol import SolvingOracle
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.dsep import independence_set
 from causal_oracle.oracle.errors import InputError
@@ -178,32 +183,33 @@ class Options:
     provenance: bool = False
 
 
-def items(options: Options) -> Iterator[dict[str, Any]]:
+def items(options: Options, service: SolvingOracle) -> Iterator[dict[str, Any]]:
     """Every item, in the layout ``audit`` reads (generator fields), less the excluded
-    keys and the other side of the split (``entry.freshness``)."""
+    keys and the other side of the split (``entry.freshness``), labelled by ``service``."""
     n = options.n
     dags = all_classes(n) if n <= MAX_EXHAUSTIVE else sample_classes(n, options.classes,
                                                                       options.seed)
     names = (RENAMED_NAMES if options.rename else ORIGINAL_NAMES)[:n]
     templates = PARAPHRASED if options.paraphrase else ORIGINAL
-    keys = ItemKeys()
+    keys = ItemKeys(service)
+    verbs = service.pairs()
     keyed = bool(options.exclude) or options.split is not None or options.provenance
     for mec_id, dag in enumerate(dags):
         text = premise_text(dag, names)
-        premise = default().pairs().premise_of(text)
-        analysis = default().pairs().analysis_of(premise)
+        premise = verbs.premise_of(text)
+        analysis = verbs.analysis_of(premise)
         for i in range(n):
             for j in range(i + 1, n):
                 for prop, template, reverse in templates:
                     checkpoint()
                     p, q = (names[j], names[i]) if reverse else (names[i], names[j])
                     hypothesis = template.format(p=p, q=q)
-                    parsed = default().pairs().hypothesis_of(hypothesis)
+                    parsed = verbs.hypothesis_of(hypothesis)
                     key = keys.key_of(premise, parsed) if keyed else ""
                     if key in options.exclude or (options.split is not None and split_of(
                             key, options.test_fraction) != options.split):
                         continue
-                    result = default().pairs().verify_objects(premise, parsed)
+                    result = verbs.verify_objects(premise, parsed)
                     v = result.verdict
                     prob = v.holds_in / v.class_size if v.class_size else 0.0
                     row: dict[str, Any] = {
@@ -222,9 +228,11 @@ def items(options: Options) -> Iterator[dict[str, Any]]:
                                                   options.test_fraction))
                     yield row
 
-def class_signatures(path: Path, premise_column: str = "premise") -> dict[str, Any]:
-    """Canonical class keys of the premises in a dataset (JSONL generator layout), for
-    comparing an upstream release with this generator up to renaming."""
+
+def class_signatures(path: Path, service: SolvingOracle, premise_column: str = "premise"
+                     ) -> dict[str, Any]:
+    """Canonical class keys of the premises in a dataset (JSONL generator layout), read
+    by ``service``, for comparing an upstream release with this generator up to renaming."""
     texts: set[str] = set()
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -246,7 +254,8 @@ def class_signatures(path: Path, premise_column: str = "premise") -> dict[str, A
     keys: dict[Key, str] = {}
     inconsistent: list[str] = []
     for text in sorted(texts):
-        analysis = default().pairs().analysis_of(default().pairs().premise_of(text))
+        verbs = service.pairs()
+        analysis = verbs.analysis_of(verbs.premise_of(text))
         if not analysis.consistent:
             inconsistent.append(text)
             continue
@@ -257,12 +266,12 @@ def class_signatures(path: Path, premise_column: str = "premise") -> dict[str, A
     return {"premises": len(texts), "keys": keys, "inconsistent": inconsistent}
 
 
-def compare(generated: Path, upstream: Path, theirs: dict[str, Any] | None = None
-            ) -> dict[str, Any]:
+def compare(generated: Path, upstream: Path, service: SolvingOracle,
+            theirs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Premise classes of ``upstream`` vs ``generated``, up to renaming of variables
     (``theirs``: ``class_signatures(upstream)`` when already computed)."""
-    ours = class_signatures(generated)
-    theirs = theirs if theirs is not None else class_signatures(upstream)
+    ours = class_signatures(generated, service)
+    theirs = theirs if theirs is not None else class_signatures(upstream, service)
     mine, other = set(ours["keys"]), set(theirs["keys"])
     return {"generated_premises": ours["premises"], "upstream_premises": theirs["premises"],
             "upstream_classes": len(other), "upstream_inconsistent": theirs["inconsistent"],
@@ -271,3 +280,16 @@ def compare(generated: Path, upstream: Path, theirs: dict[str, Any] | None = Non
             "only_generated": len(mine - other),
             "upstream_duplicates": theirs["premises"] - len(other)
             - len(theirs["inconsistent"])}
+
+
+def _keys(service: SolvingOracle) -> Any:
+    return ItemKeys(service).key
+
+
+#: the reference dataset the Corr2Cause family's generator writes (``Generator.reference``)
+REFERENCE = Reference(Options, MAX_SAMPLED, items, class_signatures, compare, _keys)
+
+
+__all__ = ["MAX_EXHAUSTIVE", "MAX_SAMPLED", "ORIGINAL", "ORIGINAL_NAMES", "PARAPHRASED",
+           "REFERENCE", "RENAMED_NAMES", "Options", "all_classes", "class_signatures",
+           "compare", "items", "premise_text", "sample_classes", "statements_text"]

@@ -2,7 +2,8 @@
 
 An endless supply of training items needs a knob per kind of difficulty, and each knob
 must mean something exact.  Every item here is drawn from a seeded random DAG, written
-as the upstream premise of its Markov equivalence class (``entry.generator``), asked
+as the upstream premise of its Markov equivalence class (the reference generator's
+wording, ``corr2cause_generator_reference``), asked
 one upstream hypothesis, and labelled and certified by the oracle; then it is *kept
 only if its measured quantities fall inside the knobs*:
 
@@ -25,14 +26,20 @@ knob                        measured as
                             the unbalanced n = 4 space; balanced it scores 1/2 or 1/3)
 ==========================  ===============================================================
 
-``draw(knobs, rng)`` is deterministic in the state of ``rng`` (``random.Random(seed +
-idx)`` in the environments), and returns the item with its measured difficulty and
-its renaming-invariant key (``entry.freshness``).
+``draw(knobs, rng, service)`` is deterministic in the state of ``rng``
+(``random.Random(seed + idx)`` in the environments), and returns the item, labelled by
+``service`` (passed in, as to every family generator:
+``entry.oracle_protocol.SolvingOracle``), with its measured difficulty and its
+renaming-invariant key (``corr2cause_generator_keys``).  The Corr2Cause family offers
+it as ``causal_corr2cause`` (``GENERATOR``, with the reference dataset ``generate``
+writes); the environments find it by that name (``Registry.generator``).
 
-    >>> item = draw(Knobs(min_nodes=4, max_nodes=4, balanced=True), random.Random(3))
+    >>> from causal_oracle.entry import default
+    >>> knobs = Knobs(min_nodes=4, max_nodes=4, balanced=True)
+    >>> item = draw(knobs, random.Random(3), default())
     >>> item["difficulty"]["num_nodes"], item["answer"] in ("Yes", "No")
     (4, True)
-    >>> item == draw(Knobs(min_nodes=4, max_nodes=4, balanced=True), random.Random(3))
+    >>> item == draw(knobs, random.Random(3), default())
     True
 """
 
@@ -41,27 +48,32 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from causal_oracle.entry.freshness import ItemKeys
-from causal_oracle.entry.generator import (
+from causal_oracle.entry.families.corr2cause_generator_keys import ItemKeys
+from causal_oracle.entry.families.corr2cause_generator_reference import (
     ORIGINAL,
     ORIGINAL_NAMES,
     PARAPHRASED,
+    REFERENCE,
     RENAMED_NAMES,
     premise_text,
 )
+from causal_oracle.entry.families.corr2cause_result import RELATIONS
+from causal_oracle.entry.family_records import Generator
 from causal_oracle.entry.gold import join_input
-from causal_oracle.entry.service import Service, default
+from causal_oracle.entry.oracle_protocol import SolvingOracle
 from causal_oracle.oracle.errors import InputError
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.reasons import reason_for
 
 PROPERTIES = tuple(prop for prop, _, _ in ORIGINAL)
-RELATIONS = ("entailment", "neutral", "contradiction")
 THREE_CLASS_INSTRUCTION = ("Does the premise entail the hypothesis, contradict it, or neither? "
                            "Answer entailment, contradiction or neutral.")
 MAX_DRAWS = 400  # DAGs drawn for one item before the knobs are declared unsatisfiable
 MAX_NODES = 8
+#: each service's item keys, kept across draws (a premise's class is computed once)
+_KEYS: WeakKeyDictionary[Any, ItemKeys] = WeakKeyDictionary()
 
 
 @dataclass
@@ -103,16 +115,18 @@ def _dag(n: int, density: float, rng: random.Random) -> Dag:
     return Dag.from_edges(n, edges)
 
 
-def draw(knobs: Knobs, rng: random.Random, service: Service | None = None,
-         keys: ItemKeys | None = None) -> dict[str, Any]:
-    """One item meeting ``knobs``, drawn with ``rng``; ``InputError`` when ``MAX_DRAWS``
-    DAGs gave none."""
+def draw(knobs: Knobs, rng: random.Random, service: SolvingOracle) -> dict[str, Any]:
+    """One item meeting ``knobs``, drawn with ``rng`` and labelled by ``service``;
+    ``InputError`` when ``MAX_DRAWS`` DAGs gave none."""
     knobs.validate()
     prop = rng.choice(knobs.relations)
     target: Any = None
     if knobs.balanced:
         target = rng.choice(RELATIONS) if knobs.three_class else rng.choice((1, 0))
-    return _search(knobs, prop, target, rng, service or default(), keys)
+    keys = _KEYS.get(service)
+    if keys is None:
+        keys = _KEYS.setdefault(service, ItemKeys(service))
+    return _search(knobs, prop, target, rng, service, keys)
 
 
 def cells(knobs: Knobs) -> tuple[tuple[str, Any], ...]:
@@ -123,17 +137,17 @@ def cells(knobs: Knobs) -> tuple[tuple[str, Any], ...]:
                  for target in targets)
 
 
-def probe(knobs: Knobs, service: Service | None = None) -> None:
+def probe(knobs: Knobs, service: SolvingOracle) -> None:
     """``InputError`` naming the knobs when some relation and target a draw may choose
     yields no item (searched once each with a fixed seed): an infeasible combination fails
     when a dataset is made, not at the item that first asks for it."""
     knobs.validate()
     for prop, target in cells(knobs):
-        _search(knobs, prop, target, random.Random(0), service or default(), None)
+        _search(knobs, prop, target, random.Random(0), service, None)
 
 
-def _search(knobs: Knobs, prop: str, target: Any, rng: random.Random, service: Service,
-            keys: ItemKeys | None) -> dict[str, Any]:
+def _search(knobs: Knobs, prop: str, target: Any, rng: random.Random,
+            service: SolvingOracle, keys: ItemKeys | None) -> dict[str, Any]:
     """An item asking ``prop`` whose answer is ``target`` (None: any), searched with
     ``rng``; ``InputError`` when ``MAX_DRAWS`` DAGs gave none."""
     template, reverse = next((t, r) for p, t, r in
@@ -187,5 +201,10 @@ def _search(knobs: Knobs, prop: str, target: Any, rng: random.Random, service: S
                      f"five variables): {knobs}")
 
 
-__all__ = ["MAX_DRAWS", "PROPERTIES", "RELATIONS", "THREE_CLASS_INSTRUCTION", "Knobs", "cells",
-           "draw", "probe"]
+#: the generator the Corr2Cause family offers (``Family.generators``): ``causal_corr2cause``,
+#: with the reference dataset ``generate`` writes
+GENERATOR = Generator("causal_corr2cause", Knobs, draw, probe, REFERENCE)
+
+
+__all__ = ["GENERATOR", "MAX_DRAWS", "PROPERTIES", "RELATIONS", "THREE_CLASS_INSTRUCTION",
+           "Knobs", "cells", "draw", "probe"]

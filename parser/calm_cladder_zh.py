@@ -9,16 +9,29 @@ the graph in ``background``::
     Rixq 对 xevu 有直接影响。Swoy 对 xevu 也有直接影响。
 
 the numbers in ``given_info`` ("rixq的总体概率是78%。非rixq且xevu的概率是7%。…") and the
-question ("当观察到rixq时，xevu的几率会变大吗？").  The grammar (``calm_cladder_zh.lark``,
-an Earley parser: the translation's sentence shapes vary) reads the template words and
-leaves the slots — names, value phrases, lists of them — as text; every slot is then
-bound to the graph by ``parser.calm_cladder_zh_names`` (exact name, else unique
-containment; values by negation words), and a phrase those rules do not bind makes the
-item *undetermined* (``names_unbound``) with the phrase and its candidates in the message.
-A background that names one variable two ways gives a graph that is none of CLadder's ten
-shapes for the question's treatment and outcome (``oracle.cladder.model.SHAPES``): that
-item is undetermined too (``graph_not_a_cladder_shape``).  Text outside the template is a
-``ParseError`` saying where.
+question ("当观察到rixq时，xevu的几率会变大吗？").  The grammar (``calm_cladder_zh.lark``)
+reads the template words and leaves the slots — names, value phrases, lists of them — as
+text; every slot is then bound to the graph by ``parser.calm_cladder_zh_names`` (exact
+name, else unique containment; values by negation words), and a phrase those rules do
+not bind makes the item *undetermined* (``names_unbound``) with the phrase and its
+candidates in the message.  A background that names one variable two ways gives a graph
+that is none of CLadder's ten shapes for the question's treatment and outcome
+(``oracle.cladder.model.SHAPES``): that item is undetermined too
+(``graph_not_a_cladder_shape``).  Text outside the template is a ``ParseError`` saying
+where.
+
+Each sentence is read by one grammar compiled twice.  First LALR(1) (strict: the table has
+no conflict) with ``_ForcedLexer``, which takes a token only where exactly one terminal of
+the state matches: the slots end at fixed template words, so this reads nearly every
+sentence, and a parse it completes is the sentence's only one.  Where two terminals match
+(a slot that may swallow the next template word) it gives up, and Earley with every
+reading kept decides; a sentence with two readings is a ``ParseError``:
+
+>>> try:                                      # a joint probability, or a mechanism?
+...     _parse("而a导致b的概率是5%", "given", "given information")
+... except ParseError as error:
+...     "reads in two ways" in str(error)
+True
 
 ``ZhReading.polarity`` is the question's wording (affirmative or not; for a
 counterfactual, the outcome value it asks about; for backadj, whether Method 1 adjusts),
@@ -36,13 +49,17 @@ compares with the record's English ``meta`` to find translations that reverse th
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
+from lark.common import LexerConf
+from lark.exceptions import LarkError, UnexpectedInput
+from lark.lexer import Lexer
 
 from causal_oracle.oracle.cladder.model import (
     CladderQuestion,
@@ -87,11 +104,54 @@ class ZhReading:
     polarity: bool | None = None
 
 
+class _NotForced(Exception):
+    """The fast path's lexer found no terminal, or two, where the LALR state reads one."""
+
+
+class _ForcedLexer(Lexer):
+    """A contextual lexer that yields a token only when exactly one of the terminals the
+    LALR state accepts matches at that place (each terminal's own match, as Earley's
+    dynamic lexer takes it); otherwise ``_NotForced``.  With a conflict-free LALR(1)
+    table this makes a parse it completes the text's only parse: a second one would part
+    from it at some token, where a second terminal of that state would match."""
+
+    __future_interface__ = 1
+
+    def __init__(self, conf: LexerConf) -> None:
+        self.terminals = {t.name: re.compile(t.pattern.to_regexp(), conf.g_regex_flags)
+                          for t in conf.terminals}
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        text = lexer_state.text
+        text = getattr(text, "text", text)  # lark passes a TextSlice of the whole text
+        states = parser_state.parse_conf.parse_table.states
+        at = 0
+        while at < len(text):  # each turn consumes at least one character
+            found = [(name, m) for name in states[parser_state.position]
+                     if (term := self.terminals.get(name)) and (m := term.match(text, at))]
+            if len(found) != 1 or found[0][1].end() == at:
+                raise _NotForced
+            name, match = found[0]
+            yield Token(name, match.group(0), at, 1, at + 1, 1, match.end() + 1, match.end())
+            at = match.end()
+
+
+@dataclass(frozen=True, slots=True)
+class Parsers:
+    """The grammar compiled twice: ``fast`` (LALR, ``_ForcedLexer``) and ``earley``."""
+
+    fast: Lark
+    earley: Lark
+
+
 @cache  # the compiled grammar: a constant
-def grammar() -> Lark:
-    return Lark(_GRAMMAR.read_text(encoding="utf-8"), start=["background", "given", "question"],
-                parser="earley", lexer="dynamic", ambiguity="explicit",
-                maybe_placeholders=False)
+def grammar() -> Parsers:
+    text = _GRAMMAR.read_text(encoding="utf-8")
+    starts = ["background", "given", "question"]
+    return Parsers(Lark(text, start=starts, parser="lalr", lexer=_ForcedLexer, strict=True,
+                        maybe_placeholders=False),
+                   Lark(text, start=starts, parser="earley", lexer="dynamic",
+                        ambiguity="explicit", maybe_placeholders=False))
 
 
 def normalise(text: str) -> str:
@@ -123,7 +183,11 @@ def _parse(text: str, start: str, what: str) -> Tree:
 
 @memoised(limit=4096)  # items of one story share their background, often their sentences
 def _tree(piece: str, start: str) -> Tree:
-    tree = grammar().parse(piece, start=start)
+    try:  # the common sentences: one LALR pass whose every token was the only choice
+        return grammar().fast.parse(piece, start=start)
+    except (_NotForced, LarkError):
+        pass  # Earley decides: a parse, several (below), or where the text leaves the template
+    tree = grammar().earley.parse(piece, start=start)
     if any(True for _ in tree.find_data("_ambig")):
         raise ParseError(f"{quote(piece)} reads in two ways in CaLM's Chinese CLadder template",
                          context=piece[:200], what="Chinese CLadder sentence")
@@ -393,5 +457,5 @@ def read_zh(background: str, given_info: str, question: str) -> ZhReading:
     return ZhReading(CladderQuestion(graph, (reading,)), None, "", polarity)
 
 
-__all__ = ["GRAPH_SHAPE", "INTRO", "ZhReading", "grammar", "normalise", "read_zh",
+__all__ = ["GRAPH_SHAPE", "INTRO", "Parsers", "ZhReading", "grammar", "normalise", "read_zh",
            "split_background"]

@@ -26,7 +26,8 @@ from typing import Any
 from causal_oracle.entry.families.calm_cladder import KINDS, PART
 from causal_oracle.entry.families.calm_part import CalmQuestion
 from causal_oracle.oracle.calm.model import Lang
-from causal_oracle.parser.calm_cladder_zh import grammar, normalise, read_zh
+from causal_oracle.parser.calm_cladder_zh import read_zh
+from causal_oracle.parser.calm_cladder_zh_grammar import grammar, normalise
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("lite_sample", "full_sample")

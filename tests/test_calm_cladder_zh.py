@@ -240,12 +240,16 @@ def test_a_chinese_item_built_from_an_english_one_answers_the_same(path: Path) -
 def test_an_empty_field_and_the_doctests() -> None:
     import doctest
 
-    from causal_oracle.parser import calm_cladder_zh, calm_cladder_zh_names
+    from causal_oracle.parser import (
+        calm_cladder_zh,
+        calm_cladder_zh_grammar,
+        calm_cladder_zh_names,
+    )
 
     record = records(DATA / "lite_sample" / "CB-B_collider-bias_CN.json")[0]
     with pytest.raises(ParseError, match="no sentence"):
         PART.from_record("CB-B_collider-bias", {**record, "given_info": "。"}, Lang.CN)
-    for module in (calm_cladder_zh, calm_cladder_zh_names):
+    for module in (calm_cladder_zh, calm_cladder_zh_grammar, calm_cladder_zh_names):
         result = doctest.testmod(module)
         assert result.attempted >= 1 and result.failed == 0
 

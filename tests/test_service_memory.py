@@ -31,7 +31,8 @@ CONSTANT_CACHES = {("parser/grammar.py", "load_grammar"),
                    # the Chinese claim grammar, its automaton and word lengths; CaLM's
                    # Chinese CLadder grammar: built once from the shipped files
                    ("parser/claims_zh.py", "_parser"), ("parser/claims_zh.py", "_automaton"),
-                   ("parser/claims_zh.py", "_lengths"), ("parser/calm_cladder_zh.py", "grammar")}
+                   ("parser/claims_zh.py", "_lengths"),
+                   ("parser/calm_cladder_zh_grammar.py", "grammar")}
 
 
 def test_no_module_keeps_results_of_its_own() -> None:

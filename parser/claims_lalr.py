@@ -132,7 +132,7 @@ class Automaton:
                 budget -= 1
                 if budget < 0:
                     return None
-                size, callback, origin = reduce  # one reduction, inline (as ``_reduce``)
+                size, callback, origin = reduce  # one reduction, inline
                 if size:
                     children = value_stack[-size:]
                     del state_stack[-size:]
@@ -145,44 +145,59 @@ class Automaton:
             step = states[state_stack[-1]].get("$END")
             if step is None or step[1] is None:
                 return None
-            _reduce(states, state_stack, value_stack, step[1])
+            size, callback, origin = step[1]
+            if size:
+                children = value_stack[-size:]
+                del state_stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value_stack.append(callback(children))
+            state_stack.append(states[state_stack[-1]][origin][0])
             if state_stack[-1] == self.end:
                 return value_stack[-1]
         return None
 
 
 def _direct(callback: Any) -> Any:
-    """A rule's callback without Lark's generic child filter where the filter only picks
-    children by position (no inlined rule to splice, no placeholder to add): one
-    ``itemgetter`` call instead of a loop over the rule's children per reduction."""
-    include = getattr(callback, "to_include", None)
-    if type(callback) not in (ChildFilterLALR, ChildFilterLALR_NoPlaceholders) or \
-            include is None or getattr(callback, "append_none", 0) or \
-            any(any(entry[1:]) for entry in include):
+    """A rule's callback with Lark's generic child filter compiled away: which children
+    it keeps, which inlined rules' children it splices in (``_rule``) and where it adds
+    ``None`` placeholders are fixed per rule, so each reduction runs a plan made once
+    (one ``itemgetter`` call where it only picks by position) instead of a loop that
+    re-reads the rule's filter entries."""
+    kind = type(callback)
+    if kind is ChildFilterLALR_NoPlaceholders:
+        include, tail = [(i, expand, 0) for i, expand in callback.to_include], 0
+    elif kind is ChildFilterLALR:
+        include, tail = list(callback.to_include), callback.append_none
+    else:
         return callback
     build = callback.node_builder
-    picks = [entry[0] for entry in include]
-    if len(picks) > 1:
-        get = itemgetter(*picks)
-        return lambda children: build(list(get(children)))
-    if picks:
-        at = picks[0]
-        return lambda children: build([children[at]])
-    return lambda children: build([])
+    if not tail and not any(entry[1] or entry[2] for entry in include):
+        picks = [entry[0] for entry in include]
+        if len(picks) > 1:
+            get = itemgetter(*picks)
+            return lambda children: build(list(get(children)))
+        if picks:
+            at = picks[0]
+            return lambda children: build([children[at]])
+        return lambda children: build([])
+    plan = tuple((i, bool(expand), add) for i, expand, add in include)
 
+    def filtered(children: list[Any]) -> Any:
+        out: list[Any] = []
+        for i, expand, add in plan:
+            if add:
+                out += [None] * add
+            if expand:
+                out += children[i].children
+            else:
+                out.append(children[i])
+        if tail:
+            out += [None] * tail
+        return build(out)
 
-def _reduce(states: dict[Any, dict[str, tuple[Any, Any]]], state_stack: list[Any],
-            value_stack: list[Any], reduce: tuple[int, Any, str]) -> None:
-    """One LALR reduction: pop the rule's values, push what its callback makes of them."""
-    size, callback, origin = reduce
-    if size:
-        children = value_stack[-size:]
-        del state_stack[-size:]
-        del value_stack[-size:]
-    else:
-        children = []
-    value_stack.append(callback(children))
-    state_stack.append(states[state_stack[-1]][origin][0])
+    return filtered
 
 
 __all__ = ["MAX_REDUCTIONS", "TOKEN_CACHE", "Automaton", "Words", "terminal"]

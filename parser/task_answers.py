@@ -24,6 +24,8 @@ Public functions: ``normalise``, ``parse_answer``.
 from __future__ import annotations
 
 import re
+from contextlib import suppress
+from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
@@ -152,15 +154,31 @@ def parse_answer(task: str, text: str) -> Claim:
     return claim  # type: ignore[return-value]
 
 
+@cache
+def _opening(parser: Lark) -> re.Pattern[str]:
+    """How every yes/no answer starts: blanks the grammar ignores, then its ``YES`` or
+    ``NO`` terminal (the grammar's own patterns, flags and all; the blanks taken
+    possessively, as the lexer takes them: no backtracking).  A span that does not
+    start so is no answer, and Lark need not be asked (its error, made for a long
+    reply whose verdict is on its closing line, costs more than the rest of reading)."""
+    ignored = "|".join(parser.get_terminal(name).pattern.to_regexp()
+                       for name in parser.ignore_tokens)
+    answer = "|".join(parser.get_terminal(name).pattern.to_regexp() for name in ("YES", "NO"))
+    return re.compile(f"(?:{ignored})*+(?:{answer})" if ignored else f"(?:{answer})")
+
+
 def _yes_no(parser: Lark, tidy: str, reply: Reply) -> Claim | None:
     """The yes/no answer of ``tidy`` (the located span), else of the reply's closing
     line; None when neither reads — only then is the grammar's error (with the terminals
     it expected) built, by ``run_parser``: most long replies are read by their closing
-    line, and that error would be thrown away."""
+    line, and that error would be thrown away.  A span that does not open as an answer
+    (``_opening``) is not given to Lark at all."""
     checkpoint()
-    try:
-        tree = parser.parse(tidy)
-    except UnexpectedInput:
+    tree = None
+    if _opening(parser).match(tidy) is not None:  # else it cannot parse: Lark not asked
+        with suppress(UnexpectedInput):
+            tree = parser.parse(tidy)
+    if tree is None:
         verdict = closing_verdict(reply)
         return YesNoClaim(verdict == "yes") if verdict in ("yes", "no") else None
     try:

@@ -127,8 +127,8 @@ def check_reasoning(service: Any, prompt: str, reply: str, task: str | None = No
     options = Options(task, profile)
     family = service.family_of(prompt, task, profile)
     question, solution = service.solved(family, prompt, options)
-    final = service.grade(prompt, reply, task, profile=profile)
     with service.scope():
+        final = service.graded(family, question, solution, reply)  # ``grade``'s core
         facts = _facts(family, question, solution)
         name = family.task_of(question)
         if facts is None:

@@ -83,15 +83,18 @@ class Automaton:
         inner = parser.parser.parser.parser  # frontend → LALR_Parser → its driver
         table, callbacks = inner.parse_table, inner.callbacks
         #: state → terminal or rule name → (the state to shift to, or None and the
-        #: reduction: how many values it pops, its callback, the symbol it makes)
+        #: reduction: how many values it pops, its callback, the symbol it makes); a state
+        #: is its row itself, so a step is one look-up in the row on top of the stack
         fast = {rule: _direct(callback) for rule, callback in callbacks.items()}
-        self.states: dict[Any, dict[str, tuple[Any, Any]]] = {
-            state: {str(symbol): (arg, None) if action is Shift else  # plain str keys
-                    (None, (len(arg.expansion), fast[arg], str(arg.origin.name)))
-                    for symbol, (action, arg) in row.items()}
-            for state, row in table.states.items()}
-        self.start = table.start_states["start"]
-        self.end = table.end_states["start"]
+        rows: dict[Any, dict[str, tuple[Any, Any]]] = {state: {} for state in table.states}
+        for state, row in table.states.items():
+            rows[state].update(
+                (str(symbol), (rows[arg], None) if action is Shift else  # plain str keys
+                 (None, (len(arg.expansion), fast[arg], str(arg.origin.name))))
+                for symbol, (action, arg) in row.items())
+        self.states = rows
+        self.start = rows[table.start_states["start"]]
+        self.end = rows[table.end_states["start"]]
         self.kinds = {str(t.pattern.value): str(t.name) for t in parser.terminals
                       if isinstance(t.pattern, PatternStr)}
         self.tokens: dict[str, tuple[str, Token]] = {}
@@ -112,8 +115,8 @@ class Automaton:
 
     def run(self, words: tuple[str, ...]) -> Any:
         """The transformed parse of ``words`` (None: they are no sentence of the grammar)."""
-        states, tokens = self.states, self.tokens
-        state_stack, value_stack = [self.start], []
+        tokens, end = self.tokens, self.end
+        stack, value_stack = [self.start], []  # states (their rows) and values
         budget = MAX_REDUCTIONS * (len(words) + 1)
         for word in words:
             hit = tokens.get(word) or self.token(word)
@@ -121,68 +124,83 @@ class Automaton:
                 return None
             kind, token = hit
             while True:  # reduce until the word shifts
-                step = states[state_stack[-1]].get(kind)
+                step = stack[-1].get(kind)
                 if step is None:
                     return None
                 shift, reduce = step
                 if reduce is None:
-                    state_stack.append(shift)
+                    stack.append(shift)
                     value_stack.append(token)
                     break
                 budget -= 1
                 if budget < 0:
                     return None
-                size, callback, origin = reduce  # one reduction, inline (as ``_reduce``)
+                size, callback, origin = reduce  # one reduction, inline
                 if size:
                     children = value_stack[-size:]
-                    del state_stack[-size:]
+                    del stack[-size:]
                     del value_stack[-size:]
                 else:
                     children = []
                 value_stack.append(callback(children))
-                state_stack.append(states[state_stack[-1]][origin][0])
+                stack.append(stack[-1][origin][0])
         for _ in range(budget + 1):  # the end: reduce until the start symbol is made
-            step = states[state_stack[-1]].get("$END")
+            step = stack[-1].get("$END")
             if step is None or step[1] is None:
                 return None
-            _reduce(states, state_stack, value_stack, step[1])
-            if state_stack[-1] == self.end:
+            size, callback, origin = step[1]
+            if size:
+                children = value_stack[-size:]
+                del stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value_stack.append(callback(children))
+            stack.append(stack[-1][origin][0])
+            if stack[-1] is end:
                 return value_stack[-1]
         return None
 
 
 def _direct(callback: Any) -> Any:
-    """A rule's callback without Lark's generic child filter where the filter only picks
-    children by position (no inlined rule to splice, no placeholder to add): one
-    ``itemgetter`` call instead of a loop over the rule's children per reduction."""
-    include = getattr(callback, "to_include", None)
-    if type(callback) not in (ChildFilterLALR, ChildFilterLALR_NoPlaceholders) or \
-            include is None or getattr(callback, "append_none", 0) or \
-            any(any(entry[1:]) for entry in include):
+    """A rule's callback with Lark's generic child filter compiled away: which children
+    it keeps, which inlined rules' children it splices in (``_rule``) and where it adds
+    ``None`` placeholders are fixed per rule, so each reduction runs a plan made once
+    (one ``itemgetter`` call where it only picks by position) instead of a loop that
+    re-reads the rule's filter entries."""
+    kind = type(callback)
+    if kind is ChildFilterLALR_NoPlaceholders:
+        include, tail = [(i, expand, 0) for i, expand in callback.to_include], 0
+    elif kind is ChildFilterLALR:
+        include, tail = list(callback.to_include), callback.append_none
+    else:
         return callback
     build = callback.node_builder
-    picks = [entry[0] for entry in include]
-    if len(picks) > 1:
-        get = itemgetter(*picks)
-        return lambda children: build(list(get(children)))
-    if picks:
-        at = picks[0]
-        return lambda children: build([children[at]])
-    return lambda children: build([])
+    if not tail and not any(entry[1] or entry[2] for entry in include):
+        picks = [entry[0] for entry in include]
+        if len(picks) > 1:
+            get = itemgetter(*picks)
+            return lambda children: build(list(get(children)))
+        if picks:
+            at = picks[0]
+            return lambda children: build([children[at]])
+        return lambda children: build([])
+    plan = tuple((i, bool(expand), add) for i, expand, add in include)
 
+    def filtered(children: list[Any]) -> Any:
+        out: list[Any] = []
+        for i, expand, add in plan:
+            if add:
+                out += [None] * add
+            if expand:
+                out += children[i].children
+            else:
+                out.append(children[i])
+        if tail:
+            out += [None] * tail
+        return build(out)
 
-def _reduce(states: dict[Any, dict[str, tuple[Any, Any]]], state_stack: list[Any],
-            value_stack: list[Any], reduce: tuple[int, Any, str]) -> None:
-    """One LALR reduction: pop the rule's values, push what its callback makes of them."""
-    size, callback, origin = reduce
-    if size:
-        children = value_stack[-size:]
-        del state_stack[-size:]
-        del value_stack[-size:]
-    else:
-        children = []
-    value_stack.append(callback(children))
-    state_stack.append(states[state_stack[-1]][origin][0])
+    return filtered
 
 
 __all__ = ["MAX_REDUCTIONS", "TOKEN_CACHE", "Automaton", "Words", "terminal"]

@@ -24,10 +24,14 @@ Public functions: ``normalise``, ``parse_answer``.
 from __future__ import annotations
 
 import re
+from contextlib import suppress
+from functools import cache
 from pathlib import Path
 
-from lark import Token, Transformer, v_args
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedInput, VisitError
 
+from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.tasks.model import (
     Claim,
     PathsClaim,
@@ -38,7 +42,7 @@ from causal_oracle.oracle.tasks.model import (
 )
 from causal_oracle.parser.errors import ParseError
 from causal_oracle.parser.grammar import load_grammar, run_parser
-from causal_oracle.parser.replies import MAX_SPAN, prepare, too_long
+from causal_oracle.parser.replies import MAX_SPAN, Reply, prepare, too_long
 from causal_oracle.parser.verdicts import closing_verdict
 
 _GRAMMAR = Path(__file__).with_name("task_answers.lark")
@@ -138,14 +142,49 @@ def parse_answer(task: str, text: str) -> Claim:
         span = reply.answer
         if len(span) > MAX_SPAN:
             raise too_long(span, what)
-        claim = run_parser(load_grammar(_GRAMMAR, start), _TERMINAL_NAMES, _tidy(span), what,
-                           _TRANSFORMER)
+        parser, tidy = load_grammar(_GRAMMAR, start), _tidy(span)
+        claim = _yes_no(parser, tidy, reply) if start == "yes_no_answer" else None
+        if claim is None:
+            claim = run_parser(parser, _TERMINAL_NAMES, tidy, what, _TRANSFORMER)
     except ParseError:
         verdict = closing_verdict(reply) if start == "yes_no_answer" else None
         if verdict not in ("yes", "no"):
             raise
         return YesNoClaim(verdict == "yes")  # reasoning, then a closing verdict line
     return claim  # type: ignore[return-value]
+
+
+@cache
+def _opening(parser: Lark) -> re.Pattern[str]:
+    """How every yes/no answer starts: blanks the grammar ignores, then its ``YES`` or
+    ``NO`` terminal (the grammar's own patterns, flags and all; the blanks taken
+    possessively, as the lexer takes them: no backtracking).  A span that does not
+    start so is no answer, and Lark need not be asked (its error, made for a long
+    reply whose verdict is on its closing line, costs more than the rest of reading)."""
+    ignored = "|".join(parser.get_terminal(name).pattern.to_regexp()
+                       for name in parser.ignore_tokens)
+    answer = "|".join(parser.get_terminal(name).pattern.to_regexp() for name in ("YES", "NO"))
+    return re.compile(f"(?:{ignored})*+(?:{answer})" if ignored else f"(?:{answer})")
+
+
+def _yes_no(parser: Lark, tidy: str, reply: Reply) -> Claim | None:
+    """The yes/no answer of ``tidy`` (the located span), else of the reply's closing
+    line; None when neither reads — only then is the grammar's error (with the terminals
+    it expected) built, by ``run_parser``: most long replies are read by their closing
+    line, and that error would be thrown away.  A span that does not open as an answer
+    (``_opening``) is not given to Lark at all."""
+    checkpoint()
+    tree = None
+    if _opening(parser).match(tidy) is not None:  # else it cannot parse: Lark not asked
+        with suppress(UnexpectedInput):
+            tree = parser.parse(tidy)
+    if tree is None:
+        verdict = closing_verdict(reply)
+        return YesNoClaim(verdict == "yes") if verdict in ("yes", "no") else None
+    try:
+        return _TRANSFORMER.transform(tree)  # type: ignore[no-any-return]
+    except VisitError:
+        return None  # ``run_parser`` says why
 
 
 _THREE_CLASS = ("entailment", "neutral", "contradiction")

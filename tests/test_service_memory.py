@@ -32,7 +32,10 @@ CONSTANT_CACHES = {("parser/grammar.py", "load_grammar"),
                    # Chinese CLadder grammar: built once from the shipped files
                    ("parser/claims_zh.py", "_parser"), ("parser/claims_zh.py", "_automaton"),
                    ("parser/claims_zh.py", "_lengths"),
-                   ("parser/calm_cladder_zh_grammar.py", "grammar")}
+                   ("parser/calm_cladder_zh_grammar.py", "grammar"),
+                   # a yes/no grammar's opening pattern, keyed by the shipped grammar's
+                   # parser (a handful of constants), never by input
+                   ("parser/task_answers.py", "_opening")}
 
 
 def test_no_module_keeps_results_of_its_own() -> None:

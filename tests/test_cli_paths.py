@@ -13,6 +13,7 @@ import json
 import os
 import socket
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -223,14 +224,14 @@ def test_an_interrupt_while_writing_leaves_the_old_file(
     from causal_oracle.clients import generate
 
     (work / "g.jsonl").write_text("old\n", encoding="utf-8")
-    real = generate.items
+    reference = generate.reference()
 
-    def cut(options: generate.Options):  # type: ignore[no-untyped-def]
-        rows = real(options)
+    def cut(options, service):  # type: ignore[no-untyped-def]
+        rows = reference.items(options, service)
         yield next(rows)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(generate, "items", cut)
+    monkeypatch.setattr(generate, "reference", lambda: replace(reference, items=cut))
     before = _snapshot(work)
     for out in ("g.jsonl", "sub/dir/g.jsonl"):
         code, err = _run(["generate", "--n", "2", "--out", out], capsys)

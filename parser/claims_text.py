@@ -30,7 +30,7 @@ A clause that hedges ("might", "may", "could", "if", "suppose", "assume", "perha
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -151,18 +151,35 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
               drop_hedged: bool = False) -> list[list[Token]]:
     """The sentences of ``text[start:stop]`` as token lists (questions and over-long ones
     left out; spans index ``text``; ``drop_hedged``: a sentence with a word of
-    ``HEDGES`` too — no token is made for the rest of it).
+    ``HEDGES`` too — no token is made for the rest of it)."""
+    hedges = HEDGES if drop_hedged else frozenset()
+    return [tokens for tokens, _, _ in _scan(text, start, stop, hedges, _NO_NAMES)]
+
+
+#: no name to look for (``sentences``)
+_NO_NAMES: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+
+
+def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
+          names: Mapping[str, object]) -> Iterator[tuple[list[Token], list[int], bool]]:
+    """Each sentence of ``text[start:stop]`` as it is cut (see ``sentences``): its tokens,
+    the positions of its words that start a name of ``names`` (what ``Names.bind``
+    looks at), and whether it has a word ``_normalise`` changes.
 
     One pass of one regular expression whose every alternative consumes what it
-    matches (no nested repetition: linear in the reply's length)."""
-    out: list[list[Token]] = []
+    matches (no nested repetition: linear in the reply's length).  A generator: the
+    next sentence is scanned only when asked for, so a name the reply defines in one
+    sentence ("Let X = husband") is looked for in the sentences after it."""
     current: list[Token] = []
+    hits: list[int] = []
+    special = False
+    count = 0
     stop = len(text) if stop is None else stop
     begin = start
     quoted = hedged = False
-    hedges = HEDGES if drop_hedged else frozenset()
     word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
-    make, lower = Token, str.lower
+    make, lower, specials = Token, str.lower, _SPECIAL
+    curly = "’" in text
     for match in _TOKEN.finditer(text, start, stop):
         group = match.lastindex  # 1 word, 2 end, 3 number, 4 arrow, 5 symbol, 6 quote
         if group == 1:
@@ -173,20 +190,26 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
                 continue  # a sentence too long to be a claim: skipped, not collected
             raw = match.group()
             low = lower(raw)
-            if "’" in low:
+            if curly and "’" in low:
                 low = low.replace("’", "'")
             if low in hedges:
-                hedged, current = True, []
+                hedged, current, hits, special = True, [], [], False
                 continue
+            if low in names:
+                hits.append(len(current))
+            if low in specials:
+                special = True
             current.append(make(low, at, to, word, quoted, raw))
             continue
         if group == 2:
             at, to = match.span()
             if current and not hedged and match.group() not in "?？" and at - begin <= limit:
-                out.append(current)
-                if len(out) == MAX_SENTENCES:
-                    return out
-            current, begin, quoted, hedged = [], to, False, False
+                yield current, hits, special
+                count += 1
+                if count == MAX_SENTENCES:
+                    return
+            current, hits, special = [], [], False
+            begin, quoted, hedged = to, False, False
             continue
         if hedged:
             continue
@@ -203,8 +226,7 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
         else:
             quoted = not quoted if raw in "'\"`" else raw in "‘“"
     if current and not hedged and stop - begin <= limit:
-        out.append(current)
-    return out
+        yield current, hits, special
 
 
 class Names:
@@ -230,10 +252,14 @@ class Names:
                 self.index[name] = target
                 self.table.setdefault(words[0].text, []).insert(0, ((words[0].text,), target))
 
-    def bind(self, tokens: list[Token]) -> list[Token]:
-        """``tokens`` with every occurrence of a declared name made one ``var`` token."""
-        table, word = self.table, Kind.WORD
-        hits = [i for i, t in enumerate(tokens) if t.text in table and t.kind is word]
+    def bind(self, tokens: list[Token], hits: list[int] | None = None) -> list[Token]:
+        """``tokens`` with every occurrence of a declared name made one ``var`` token
+        (``hits``: the positions of the words that start a name, when the scan that
+        made ``tokens`` has found them already)."""
+        table = self.table
+        if hits is None:
+            word = Kind.WORD
+            hits = [i for i, t in enumerate(tokens) if t.text in table and t.kind is word]
         if not hits:
             return tokens
         out: list[Token] = []
@@ -405,10 +431,11 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
     docstring)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
-    for sentence in sentences(text, start, stop, drop_hedged=True):
-        bound = table.bind(sentence)
+    for sentence, hits, special in _scan(text, start, stop, HEDGES, table.table):
+        bound = table.bind(sentence, hits)
         table.define(bound)
-        bound = _normalise(bound)
+        if special:
+            bound = _normalise(bound)
         for part in _split(bound):
             part = _strip_lead(part)
             if part:

@@ -156,7 +156,7 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
     left out; spans index ``text``; ``drop_hedged``: a sentence with a word of
     ``HEDGES`` too — no token is made for the rest of it)."""
     hedges = HEDGES if drop_hedged else frozenset()
-    return [tokens for tokens, _, _ in _scan(text, start, stop, hedges, _NO_NAMES)]
+    return [tokens for tokens, _, _, _ in _scan(text, start, stop, hedges, _NO_NAMES)]
 
 
 #: no name to look for (``sentences``)
@@ -164,10 +164,12 @@ _NO_NAMES: dict[str, list[tuple[tuple[str, ...], int]]] = {}
 
 
 def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
-          names: Mapping[str, object]) -> Iterator[tuple[list[Token], list[int], bool]]:
+          names: Mapping[str, object]
+          ) -> Iterator[tuple[list[Token], list[int], bool, bool]]:
     """Each sentence of ``text[start:stop]`` as it is cut (see ``sentences``): its tokens,
     the positions of its words that start a name of ``names`` (what ``Names.bind``
-    looks at), and whether it has a word ``_normalise`` changes.
+    looks at), whether it has a word ``_normalise`` changes, and whether it has a comma
+    or colon (where ``_split`` may cut it).
 
     One pass of one regular expression whose every alternative consumes what it
     matches (no nested repetition: linear in the reply's length).  A generator: the
@@ -175,7 +177,7 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
     sentence ("Let X = husband") is looked for in the sentences after it."""
     current: list[Token] = []
     hits: list[int] = []
-    special = False
+    special = cut = False
     count = 0
     stop = len(text) if stop is None else stop
     begin = start
@@ -196,7 +198,7 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
             if curly and "’" in low:
                 low = low.replace("’", "'")
             if low in hedges:
-                hedged, current, hits, special = True, [], [], False
+                hedged, current, hits, special, cut = True, [], [], False, False
                 continue
             if low in names:
                 hits.append(len(current))
@@ -207,11 +209,11 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
         if group == 2:
             at, to = match.span()
             if current and not hedged and match.group() not in "?？" and at - begin <= limit:
-                yield current, hits, special
+                yield current, hits, special, cut
                 count += 1
                 if count == MAX_SENTENCES:
                     return
-            current, hits, special = [], [], False
+            current, hits, special, cut = [], [], False, False
             begin, quoted, hedged = to, False, False
             continue
         if hedged:
@@ -226,10 +228,12 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
             current.append((_ARROW_NAMES[raw], at, to, symbol, False, ""))
         elif group == 5:
             current.append((raw, at, to, symbol, False, ""))
+            if raw in _CUTS:
+                cut = True
         else:
             quoted = not quoted if raw in "'\"`" else raw in "‘“"
     if current and not hedged and stop - begin <= limit:
-        yield current, hits, special
+        yield current, hits, special, cut
 
 
 class Names:
@@ -394,11 +398,13 @@ _CUTS = frozenset({",", ":"})
 _BRACKETS = frozenset({"(", ")", "{", "}"})
 
 
-def _split(tokens: list[Token]) -> list[list[Token]]:
+def _split(tokens: list[Token], cut: bool = True) -> list[list[Token]]:
     """Clauses: cut at a comma that ends a clause (not one inside a list of names, an
     edge list or parentheses) and at a colon — whose head is dropped when it names no
     variable nor number ("Step 1:", "Reasoning:"), kept when it is the answer's label
-    ("Answer: No")."""
+    ("Answer: No"); ``cut`` False: the scan found no comma nor colon in them."""
+    if not cut:
+        return [tokens] if tokens else []
     texts = [t[TEXT] for t in tokens]
     if _CUTS.isdisjoint(texts):
         return [tokens] if tokens else []
@@ -435,12 +441,12 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
     docstring)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
-    for sentence, hits, special in _scan(text, start, stop, HEDGES, table.table):
+    for sentence, hits, special, cut in _scan(text, start, stop, HEDGES, table.table):
         bound = table.bind(sentence, hits)
         table.define(bound)
         if special:
             bound = _normalise(bound)
-        for part in _split(bound):
+        for part in _split(bound, cut):
             part = _strip_lead(part)
             if part:
                 out.append(Clause([t[TEXT] for t in part], part[0][START], part[-1][END], part))

@@ -356,31 +356,33 @@ def _normalise(tokens: list[Token]) -> list[Token]:
     return out
 
 
-def _strip_lead(tokens: list[Token]) -> list[Token]:
-    head = [t[TEXT] for t in tokens[:min(len(tokens) - 3, 10) + 1]]
-    if "that" in head:  # "the relationship between A and B is that …"
-        for i in range(min(len(tokens) - 3, 10)):
-            if head[i] in ("is", "are") and head[i + 1] == "that":
-                tokens = tokens[i + 2:]
+def _strip_lead(tokens: list[Token], texts: list[str], lo: int, hi: int) -> tuple[int, int]:
+    """The clause ``tokens[lo:hi]`` (``texts``: every token's text) without its
+    discourse lead, a list item's number and trailing commas: the range left."""
+    m = min(hi - lo - 3, 10)
+    if m > 0 and "that" in texts[lo + 1:lo + m + 1]:  # "the relationship … is that …"
+        for i in range(lo, lo + m):
+            if texts[i] in ("is", "are") and texts[i + 1] == "that":
+                lo = i + 2
                 break
+    symbol = Kind.SYMBOL
     for _ in range(8):
-        while tokens and tokens[0][KIND] is Kind.SYMBOL and tokens[0][TEXT] not in "({":
-            tokens = tokens[1:]
-        if not tokens or tokens[0][TEXT] not in _LEADS_BY_WORD:
+        while lo < hi and tokens[lo][KIND] is symbol and texts[lo] not in "({":
+            lo += 1
+        if lo == hi or texts[lo] not in _LEADS_BY_WORD:
             break
-        words = tuple([t[TEXT] for t in tokens[:5]])
+        words = tuple(texts[lo:min(lo + 5, hi)])
         for phrase in _LEADS_BY_WORD[words[0]]:
-            if words[:len(phrase)] == phrase and len(tokens) > len(phrase):
-                tokens = tokens[len(phrase):]
+            if words[:len(phrase)] == phrase and hi - lo > len(phrase):
+                lo += len(phrase)
                 break
         else:
             break
-    if tokens and tokens[0][KIND] == Kind.NUMBER and len(tokens) > 1 and \
-            tokens[1][KIND] == Kind.VAR:
-        tokens = tokens[1:]  # a list item's number: "2 A causes B"
-    while tokens and tokens[-1][KIND] == Kind.SYMBOL and tokens[-1][TEXT] in ",:":
-        tokens = tokens[:-1]
-    return tokens
+    if hi - lo > 1 and tokens[lo][KIND] == Kind.NUMBER and tokens[lo + 1][KIND] == Kind.VAR:
+        lo += 1  # a list item's number: "2 A causes B"
+    while lo < hi and tokens[hi - 1][KIND] == symbol and texts[hi - 1] in ",:":
+        hi -= 1
+    return lo, hi
 
 
 def _listing(tokens: list[Token], i: int) -> bool:
@@ -398,41 +400,38 @@ _CUTS = frozenset({",", ":"})
 _BRACKETS = frozenset({"(", ")", "{", "}"})
 
 
-def _split(tokens: list[Token], cut: bool = True) -> list[list[Token]]:
-    """Clauses: cut at a comma that ends a clause (not one inside a list of names, an
-    edge list or parentheses) and at a colon — whose head is dropped when it names no
-    variable nor number ("Step 1:", "Reasoning:"), kept when it is the answer's label
-    ("Answer: No"); ``cut`` False: the scan found no comma nor colon in them."""
-    if not cut:
-        return [tokens] if tokens else []
-    texts = [t[TEXT] for t in tokens]
-    if _CUTS.isdisjoint(texts):
-        return [tokens] if tokens else []
+def _split(tokens: list[Token], texts: list[str], cut: bool = True) -> list[tuple[int, int]]:
+    """Clauses, as ranges of ``tokens`` (``texts``: their texts): cut at a comma that
+    ends a clause (not one inside a list of names, an edge list or parentheses) and at
+    a colon — whose head is dropped when it names no variable nor number ("Step 1:",
+    "Reasoning:"), kept when it is the answer's label ("Answer: No"); ``cut`` False:
+    the scan found no comma nor colon in them."""
+    if not cut or _CUTS.isdisjoint(texts):
+        return [(0, len(tokens))] if tokens else []
     depth = [0] * len(texts)  # brackets open before each token (only where there are any)
     if not _BRACKETS.isdisjoint(texts):
         level = 0
         for i, text in enumerate(texts):
             level += (text in "({") - (text in ")}") if tokens[i][KIND] is Kind.SYMBOL else 0
             depth[i] = level
-    parts: list[list[Token]] = []
+    parts: list[tuple[int, int]] = []
     begin = 0  # the current clause is tokens[begin:i]
     for i in [i for i, text in enumerate(texts) if text in _CUTS]:
         if depth[i] > 0:
             continue
-        current = tokens[begin:i]
         if texts[i] == ":":
             if "answer" in texts[begin:i]:
                 continue
-            kinds = [t[KIND] for t in current]
-            if Kind.VAR in kinds or (Kind.NUMBER in kinds and current[0][TEXT] != "step"):
-                parts.append(current)
+            kinds = [t[KIND] for t in tokens[begin:i]]
+            if Kind.VAR in kinds or (Kind.NUMBER in kinds and texts[begin] != "step"):
+                parts.append((begin, i))
         elif _listing(tokens, i):
             continue
         else:
-            parts.append(current)
+            parts.append((begin, i))
         begin = i + 1
-    parts.append(tokens[begin:])
-    return [p for p in parts if p]
+    parts.append((begin, len(tokens)))
+    return [(lo, hi) for lo, hi in parts if lo < hi]
 
 
 def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
@@ -446,10 +445,12 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
         table.define(bound)
         if special:
             bound = _normalise(bound)
-        for part in _split(bound, cut):
-            part = _strip_lead(part)
-            if part:
-                out.append(Clause([t[TEXT] for t in part], part[0][START], part[-1][END], part))
+        texts = [t[TEXT] for t in bound]  # read by every pass below: listed once
+        for lo, hi in _split(bound, texts, cut):
+            lo, hi = _strip_lead(bound, texts, lo, hi)
+            if lo < hi:
+                out.append(Clause(texts[lo:hi], bound[lo][START], bound[hi - 1][END],
+                                  bound[lo:hi]))
     return out
 
 

@@ -271,23 +271,25 @@ class Names:
             return tokens
         out: list[Token] = []
         done = 0  # tokens before this one are in ``out``
+        var, defined = Kind.VAR, self.index
         for i in hits:
             if i < done:
                 continue  # inside a name bound already
             out.extend(tokens[done:i])
             tok = tokens[i]
             done = i + 1
+            introduced = bool(out) and out[-1][TEXT] in _INTRODUCERS
+            # a one-letter name binds only as written, quoted or after "node"/"variable"
+            letter = tok[RAW] in defined or tok[QUOTED] or introduced
             for words, index in table[tok[TEXT]]:
                 k = len(words)
-                if k > 1 and tuple(t[TEXT] for t in tokens[i:i + k]) != words:
+                if k > 1 and tuple([t[TEXT] for t in tokens[i:i + k]]) != words:
                     continue
-                introduced = bool(out) and out[-1][TEXT] in _INTRODUCERS
-                if k == 1 and len(words[0]) == 1 and tok[RAW] not in self.index and not (
-                        tok[QUOTED] or introduced):
+                if k == 1 and len(words[0]) == 1 and not letter:
                     continue
                 if introduced:
                     out.pop()
-                out.append((f"V{index}", tok[START], tokens[i + k - 1][END], Kind.VAR, False, ""))
+                out.append((f"V{index}", tok[START], tokens[i + k - 1][END], var, False, ""))
                 done = i + k
                 break
             else:

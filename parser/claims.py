@@ -39,7 +39,17 @@ from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.reasoning.model import Claim
 from causal_oracle.parser.claims_lalr import Automaton, Words
 from causal_oracle.parser.claims_templates import Claims, NotAClaim
-from causal_oracle.parser.claims_text import MAX_SENTENCES, Clause, Kind, Names, clauses
+from causal_oracle.parser.claims_text import (
+    END,
+    KIND,
+    MAX_SENTENCES,
+    START,
+    TEXT,
+    Clause,
+    Kind,
+    Names,
+    clauses,
+)
 from causal_oracle.parser.claims_zh import (
     ZhNames,
     clauses_zh,
@@ -67,7 +77,7 @@ def _parser() -> tuple[Lark, frozenset[str]]:
 def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
     """Whether every word of ``clause`` is one the templates use (else it is no claim)."""
     word = Kind.WORD
-    return vocabulary.issuperset([t.text for t in clause.tokens if t.kind is word])
+    return vocabulary.issuperset([t[TEXT] for t in clause.tokens if t[KIND] is word])
 
 
 def _parse(parser: Lark, words: list[str]) -> tuple[tuple[Claim, ...], ...] | None:
@@ -127,7 +137,7 @@ def read_clause(clause: Clause) -> list[Claim]:
     if len(groups) > 1:
         ranges = _conjuncts(parser, clause, len(groups))
         if ranges is not None:
-            spans = [(clause.tokens[a].start, clause.tokens[b - 1].end) for a, b in ranges]
+            spans = [(clause.tokens[a][START], clause.tokens[b - 1][END]) for a, b in ranges]
     return [c.at(span) for group, span in zip(groups, spans, strict=True) for c in group]
 
 

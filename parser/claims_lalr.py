@@ -116,7 +116,8 @@ class Automaton:
     def run(self, words: tuple[str, ...]) -> Any:
         """The transformed parse of ``words`` (None: they are no sentence of the grammar)."""
         tokens, end = self.tokens, self.end
-        stack, value_stack = [self.start], []  # states (their rows) and values
+        state = self.start  # the row on top of ``stack``, kept in a local
+        stack, value_stack = [state], []  # states (their rows) and values
         budget = MAX_REDUCTIONS * (len(words) + 1)
         for word in words:
             hit = tokens.get(word) or self.token(word)
@@ -124,12 +125,13 @@ class Automaton:
                 return None
             kind, token = hit
             while True:  # reduce until the word shifts
-                step = stack[-1].get(kind)
+                step = state.get(kind)
                 if step is None:
                     return None
                 shift, reduce = step
                 if reduce is None:
-                    stack.append(shift)
+                    state = shift
+                    stack.append(state)
                     value_stack.append(token)
                     break
                 budget -= 1
@@ -143,7 +145,8 @@ class Automaton:
                 else:
                     children = []
                 value_stack.append(callback(children))
-                stack.append(stack[-1][origin][0])
+                state = stack[-1][origin][0]
+                stack.append(state)
         for _ in range(budget + 1):  # the end: reduce until the start symbol is made
             step = stack[-1].get("$END")
             if step is None or step[1] is None:

@@ -30,7 +30,7 @@ A clause that hedges ("might", "may", "could", "if", "suppose", "assume", "perha
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -108,17 +108,20 @@ class Kind(StrEnum):
     VAR = "var"  # a bound variable
 
 
-@dataclass(slots=True)
-class Token:
-    """One token: ``text`` lower-cased (a bound variable: ``V<index>``), its character
-    span in the reply, whether it was quoted."""
+#: One token, a plain tuple ``(text, start, end, kind, quoted, raw)``: ``text``
+#: lower-cased (a bound variable: ``V<index>``), its character span in the reply, its
+#: ``Kind``, whether it was quoted, the word as written (words only).  A reply makes
+#: one per word, so a tuple, not a record: a fifth of a record's cost to make, and a
+#: field is read by its index (``TEXT``, ``START``, …).
+Token = tuple[str, int, int, Kind, bool, str]
+#: the fields of a ``Token``, by position
+TEXT, START, END, KIND, QUOTED, RAW = range(6)
 
-    text: str
-    start: int
-    end: int
-    kind: Kind = Kind.WORD
-    quoted: bool = False
-    raw: str = ""
+
+def token(text: str, start: int, end: int, kind: Kind = Kind.WORD, quoted: bool = False,
+          raw: str = "") -> Token:
+    """A ``Token`` (where one is made outside a reply's scan)."""
+    return (text, start, end, kind, quoted, raw)
 
 
 @dataclass(slots=True)
@@ -151,18 +154,37 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
               drop_hedged: bool = False) -> list[list[Token]]:
     """The sentences of ``text[start:stop]`` as token lists (questions and over-long ones
     left out; spans index ``text``; ``drop_hedged``: a sentence with a word of
-    ``HEDGES`` too — no token is made for the rest of it).
+    ``HEDGES`` too — no token is made for the rest of it)."""
+    hedges = HEDGES if drop_hedged else frozenset()
+    return [tokens for tokens, _, _, _ in _scan(text, start, stop, hedges, _NO_NAMES)]
+
+
+#: no name to look for (``sentences``)
+_NO_NAMES: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+
+
+def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
+          names: Mapping[str, object]
+          ) -> Iterator[tuple[list[Token], list[int], bool, bool]]:
+    """Each sentence of ``text[start:stop]`` as it is cut (see ``sentences``): its tokens,
+    the positions of its words that start a name of ``names`` (what ``Names.bind``
+    looks at), whether it has a word ``_normalise`` changes, and whether it has a comma
+    or colon (where ``_split`` may cut it).
 
     One pass of one regular expression whose every alternative consumes what it
-    matches (no nested repetition: linear in the reply's length)."""
-    out: list[list[Token]] = []
+    matches (no nested repetition: linear in the reply's length).  A generator: the
+    next sentence is scanned only when asked for, so a name the reply defines in one
+    sentence ("Let X = husband") is looked for in the sentences after it."""
     current: list[Token] = []
+    hits: list[int] = []
+    special = cut = False
+    count = 0
     stop = len(text) if stop is None else stop
     begin = start
     quoted = hedged = False
-    hedges = HEDGES if drop_hedged else frozenset()
     word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
-    make, lower = Token, str.lower
+    lower, specials = str.lower, _SPECIAL
+    curly = "’" in text
     for match in _TOKEN.finditer(text, start, stop):
         group = match.lastindex  # 1 word, 2 end, 3 number, 4 arrow, 5 symbol, 6 quote
         if group == 1:
@@ -173,20 +195,26 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
                 continue  # a sentence too long to be a claim: skipped, not collected
             raw = match.group()
             low = lower(raw)
-            if "’" in low:
+            if curly and "’" in low:
                 low = low.replace("’", "'")
             if low in hedges:
-                hedged, current = True, []
+                hedged, current, hits, special, cut = True, [], [], False, False
                 continue
-            current.append(make(low, at, to, word, quoted, raw))
+            if low in names:
+                hits.append(len(current))
+            if low in specials:
+                special = True
+            current.append((low, at, to, word, quoted, raw))
             continue
         if group == 2:
             at, to = match.span()
             if current and not hedged and match.group() not in "?？" and at - begin <= limit:
-                out.append(current)
-                if len(out) == MAX_SENTENCES:
-                    return out
-            current, begin, quoted, hedged = [], to, False, False
+                yield current, hits, special, cut
+                count += 1
+                if count == MAX_SENTENCES:
+                    return
+            current, hits, special, cut = [], [], False, False
+            begin, quoted, hedged = to, False, False
             continue
         if hedged:
             continue
@@ -195,16 +223,17 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
             continue
         raw = match.group()
         if group == 3:
-            current.append(make(raw.replace("−", "-"), at, to, number, False, raw))
+            current.append((raw.replace("−", "-"), at, to, number, False, raw))
         elif group == 4:
-            current.append(make(_ARROW_NAMES[raw], at, to, symbol))
+            current.append((_ARROW_NAMES[raw], at, to, symbol, False, ""))
         elif group == 5:
-            current.append(make(raw, at, to, symbol))
+            current.append((raw, at, to, symbol, False, ""))
+            if raw in _CUTS:
+                cut = True
         else:
             quoted = not quoted if raw in "'\"`" else raw in "‘“"
     if current and not hedged and stop - begin <= limit:
-        out.append(current)
-    return out
+        yield current, hits, special, cut
 
 
 class Names:
@@ -222,39 +251,45 @@ class Names:
         one bound variable and nothing after it) makes the word another name of it."""
         if len(tokens) > 4:
             return  # a definition is three words, or four with "let"
-        words = [t for t in tokens if t.text != "let"]
-        if len(words) == 3 and words[0].kind == Kind.WORD and words[1].text == "=" and \
-                words[2].kind == Kind.VAR and len(self.index) < 4 * MAX_NAME_WORDS + 64:
-            name, target = words[0].raw, int(words[2].text[1:])
+        words = [t for t in tokens if t[TEXT] != "let"]
+        if len(words) == 3 and words[0][KIND] == Kind.WORD and words[1][TEXT] == "=" and \
+                words[2][KIND] == Kind.VAR and len(self.index) < 4 * MAX_NAME_WORDS + 64:
+            name, target = words[0][RAW], int(words[2][TEXT][1:])
             if name not in self.index:
                 self.index[name] = target
-                self.table.setdefault(words[0].text, []).insert(0, ((words[0].text,), target))
+                self.table.setdefault(words[0][TEXT], []).insert(0, ((words[0][TEXT],), target))
 
-    def bind(self, tokens: list[Token]) -> list[Token]:
-        """``tokens`` with every occurrence of a declared name made one ``var`` token."""
-        table, word = self.table, Kind.WORD
-        hits = [i for i, t in enumerate(tokens) if t.text in table and t.kind is word]
+    def bind(self, tokens: list[Token], hits: list[int] | None = None) -> list[Token]:
+        """``tokens`` with every occurrence of a declared name made one ``var`` token
+        (``hits``: the positions of the words that start a name, when the scan that
+        made ``tokens`` has found them already)."""
+        table = self.table
+        if hits is None:
+            word = Kind.WORD
+            hits = [i for i, t in enumerate(tokens) if t[TEXT] in table and t[KIND] is word]
         if not hits:
             return tokens
         out: list[Token] = []
         done = 0  # tokens before this one are in ``out``
+        var, defined = Kind.VAR, self.index
         for i in hits:
             if i < done:
                 continue  # inside a name bound already
             out.extend(tokens[done:i])
             tok = tokens[i]
             done = i + 1
-            for words, index in table[tok.text]:
+            introduced = bool(out) and out[-1][TEXT] in _INTRODUCERS
+            # a one-letter name binds only as written, quoted or after "node"/"variable"
+            letter = tok[RAW] in defined or tok[QUOTED] or introduced
+            for words, index in table[tok[TEXT]]:
                 k = len(words)
-                if k > 1 and tuple(t.text for t in tokens[i:i + k]) != words:
+                if k > 1 and tuple([t[TEXT] for t in tokens[i:i + k]]) != words:
                     continue
-                introduced = bool(out) and out[-1].text in _INTRODUCERS
-                if k == 1 and len(words[0]) == 1 and tok.raw not in self.index and not (
-                        tok.quoted or introduced):
+                if k == 1 and len(words[0]) == 1 and not letter:
                     continue
                 if introduced:
                     out.pop()
-                out.append(Token(f"V{index}", tok.start, tokens[i + k - 1].end, Kind.VAR))
+                out.append((f"V{index}", tok[START], tokens[i + k - 1][END], var, False, ""))
                 done = i + k
                 break
             else:
@@ -270,7 +305,7 @@ def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
     index = {**{n: i for i, n in enumerate(names)}, **dict(aliases)}
     table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for name, i in index.items():
-        words = tuple(t.text for s in sentences(name) for t in s)
+        words = tuple(t[TEXT] for s in sentences(name) for t in s)
         if 0 < len(words) <= MAX_NAME_WORDS:
             table.setdefault(words[0], []).append((words, i))
     for options in table.values():
@@ -285,7 +320,7 @@ _SPECIAL = frozenset({*FILLER, *_CONTRACTIONS, *_NUMBER_WORDS, "p", "pr"})
 def _normalise(tokens: list[Token]) -> list[Token]:
     """Contractions expanded, number words read, filler dropped (its characters stay in
     the span of the token after it, so that a claim's span starts where its words do)."""
-    hits = [i for i, t in enumerate(tokens) if t.text in _SPECIAL]  # words only: lower-case
+    hits = [i for i, t in enumerate(tokens) if t[TEXT] in _SPECIAL]  # words only: lower-case
     if not hits:
         return tokens
     out: list[Token] = []
@@ -295,58 +330,61 @@ def _normalise(tokens: list[Token]) -> list[Token]:
         if done < i:  # unchanged tokens; the first takes a held article's start
             if held is not None:
                 tok = tokens[done]
-                out.append(Token(tok.text, held, tok.end, tok.kind, tok.quoted, tok.raw))
+                out.append((tok[TEXT], held, tok[END], tok[KIND], tok[QUOTED], tok[RAW]))
                 held, done = None, done + 1
             out.extend(tokens[done:i])
         if i == len(tokens):
             break
         done = i + 1
         tok = tokens[i]
-        if held is not None and tok.text not in FILLER:
-            tok = Token(tok.text, held, tok.end, tok.kind, tok.quoted, tok.raw)
+        if held is not None and tok[TEXT] not in FILLER:
+            tok = (tok[TEXT], held, tok[END], tok[KIND], tok[QUOTED], tok[RAW])
             held = None
-        if tok.text in ("p", "pr") and i + 1 < len(tokens) and tokens[i + 1].text == "(":
-            out.append(Token("P", tok.start, tok.end, Kind.WORD))
+        if tok[TEXT] in ("p", "pr") and i + 1 < len(tokens) and tokens[i + 1][TEXT] == "(":
+            out.append(token("P", tok[START], tok[END]))
             continue
-        if tok.text in FILLER:
-            if tok.text in ARTICLES:
-                held = tok.start if held is None else held
+        if tok[TEXT] in FILLER:
+            if tok[TEXT] in ARTICLES:
+                held = tok[START] if held is None else held
             continue
-        parts = _CONTRACTIONS.get(tok.text)
-        number = _NUMBER_WORDS.get(tok.text)
+        parts = _CONTRACTIONS.get(tok[TEXT])
+        number = _NUMBER_WORDS.get(tok[TEXT])
         if parts is not None:
-            out.extend(Token(p, tok.start, tok.end, Kind.WORD) for p in parts)
+            out.extend(token(p, tok[START], tok[END]) for p in parts)
         elif number is not None:
-            out.append(Token(number, tok.start, tok.end, Kind.NUMBER))
+            out.append(token(number, tok[START], tok[END], Kind.NUMBER))
         else:
             out.append(tok)
     return out
 
 
-def _strip_lead(tokens: list[Token]) -> list[Token]:
-    head = [t.text for t in tokens[:min(len(tokens) - 3, 10) + 1]]
-    if "that" in head:  # "the relationship between A and B is that …"
-        for i in range(min(len(tokens) - 3, 10)):
-            if head[i] in ("is", "are") and head[i + 1] == "that":
-                tokens = tokens[i + 2:]
+def _strip_lead(tokens: list[Token], texts: list[str], lo: int, hi: int) -> tuple[int, int]:
+    """The clause ``tokens[lo:hi]`` (``texts``: every token's text) without its
+    discourse lead, a list item's number and trailing commas: the range left."""
+    m = min(hi - lo - 3, 10)
+    if m > 0 and "that" in texts[lo + 1:lo + m + 1]:  # "the relationship … is that …"
+        for i in range(lo, lo + m):
+            if texts[i] in ("is", "are") and texts[i + 1] == "that":
+                lo = i + 2
                 break
+    symbol = Kind.SYMBOL
     for _ in range(8):
-        while tokens and tokens[0].kind is Kind.SYMBOL and tokens[0].text not in "({":
-            tokens = tokens[1:]
-        if not tokens or tokens[0].text not in _LEADS_BY_WORD:
+        while lo < hi and tokens[lo][KIND] is symbol and texts[lo] not in "({":
+            lo += 1
+        if lo == hi or texts[lo] not in _LEADS_BY_WORD:
             break
-        words = tuple([t.text for t in tokens[:5]])
+        words = tuple(texts[lo:min(lo + 5, hi)])
         for phrase in _LEADS_BY_WORD[words[0]]:
-            if words[:len(phrase)] == phrase and len(tokens) > len(phrase):
-                tokens = tokens[len(phrase):]
+            if words[:len(phrase)] == phrase and hi - lo > len(phrase):
+                lo += len(phrase)
                 break
         else:
             break
-    if tokens and tokens[0].kind == Kind.NUMBER and len(tokens) > 1 and tokens[1].kind == Kind.VAR:
-        tokens = tokens[1:]  # a list item's number: "2 A causes B"
-    while tokens and tokens[-1].kind == Kind.SYMBOL and tokens[-1].text in ",:":
-        tokens = tokens[:-1]
-    return tokens
+    if hi - lo > 1 and tokens[lo][KIND] == Kind.NUMBER and tokens[lo + 1][KIND] == Kind.VAR:
+        lo += 1  # a list item's number: "2 A causes B"
+    while lo < hi and tokens[hi - 1][KIND] == symbol and texts[hi - 1] in ",:":
+        hi -= 1
+    return lo, hi
 
 
 def _listing(tokens: list[Token], i: int) -> bool:
@@ -354,9 +392,9 @@ def _listing(tokens: list[Token], i: int) -> bool:
     rather than clauses."""
     before = tokens[i - 1] if i else None
     after = tokens[i + 1] if i + 1 < len(tokens) else None
-    then = tokens[i + 2].text if i + 2 < len(tokens) else ""
-    return before is not None and after is not None and after.kind == Kind.VAR and \
-        before.kind in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
+    then = tokens[i + 2][TEXT] if i + 2 < len(tokens) else ""
+    return before is not None and after is not None and after[KIND] == Kind.VAR and \
+        before[KIND] in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
 
 
 #: the tokens ``_split`` may cut a sentence at, and the brackets it does not cut inside
@@ -364,39 +402,38 @@ _CUTS = frozenset({",", ":"})
 _BRACKETS = frozenset({"(", ")", "{", "}"})
 
 
-def _split(tokens: list[Token]) -> list[list[Token]]:
-    """Clauses: cut at a comma that ends a clause (not one inside a list of names, an
-    edge list or parentheses) and at a colon — whose head is dropped when it names no
-    variable nor number ("Step 1:", "Reasoning:"), kept when it is the answer's label
-    ("Answer: No")."""
-    texts = [t.text for t in tokens]
-    if _CUTS.isdisjoint(texts):
-        return [tokens] if tokens else []
+def _split(tokens: list[Token], texts: list[str], cut: bool = True) -> list[tuple[int, int]]:
+    """Clauses, as ranges of ``tokens`` (``texts``: their texts): cut at a comma that
+    ends a clause (not one inside a list of names, an edge list or parentheses) and at
+    a colon — whose head is dropped when it names no variable nor number ("Step 1:",
+    "Reasoning:"), kept when it is the answer's label ("Answer: No"); ``cut`` False:
+    the scan found no comma nor colon in them."""
+    if not cut or _CUTS.isdisjoint(texts):
+        return [(0, len(tokens))] if tokens else []
     depth = [0] * len(texts)  # brackets open before each token (only where there are any)
     if not _BRACKETS.isdisjoint(texts):
         level = 0
         for i, text in enumerate(texts):
-            level += (text in "({") - (text in ")}") if tokens[i].kind is Kind.SYMBOL else 0
+            level += (text in "({") - (text in ")}") if tokens[i][KIND] is Kind.SYMBOL else 0
             depth[i] = level
-    parts: list[list[Token]] = []
+    parts: list[tuple[int, int]] = []
     begin = 0  # the current clause is tokens[begin:i]
     for i in [i for i, text in enumerate(texts) if text in _CUTS]:
         if depth[i] > 0:
             continue
-        current = tokens[begin:i]
         if texts[i] == ":":
             if "answer" in texts[begin:i]:
                 continue
-            kinds = [t.kind for t in current]
-            if Kind.VAR in kinds or (Kind.NUMBER in kinds and current[0].text != "step"):
-                parts.append(current)
+            kinds = [t[KIND] for t in tokens[begin:i]]
+            if Kind.VAR in kinds or (Kind.NUMBER in kinds and texts[begin] != "step"):
+                parts.append((begin, i))
         elif _listing(tokens, i):
             continue
         else:
-            parts.append(current)
+            parts.append((begin, i))
         begin = i + 1
-    parts.append(tokens[begin:])
-    return [p for p in parts if p]
+    parts.append((begin, len(tokens)))
+    return [(lo, hi) for lo, hi in parts if lo < hi]
 
 
 def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
@@ -405,16 +442,19 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
     docstring)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
-    for sentence in sentences(text, start, stop, drop_hedged=True):
-        bound = table.bind(sentence)
+    for sentence, hits, special, cut in _scan(text, start, stop, HEDGES, table.table):
+        bound = table.bind(sentence, hits)
         table.define(bound)
-        bound = _normalise(bound)
-        for part in _split(bound):
-            part = _strip_lead(part)
-            if part:
-                out.append(Clause([t.text for t in part], part[0].start, part[-1].end, part))
+        if special:
+            bound = _normalise(bound)
+        texts = [t[TEXT] for t in bound]  # read by every pass below: listed once
+        for lo, hi in _split(bound, texts, cut):
+            lo, hi = _strip_lead(bound, texts, lo, hi)
+            if lo < hi:
+                out.append(Clause(texts[lo:hi], bound[lo][START], bound[hi - 1][END],
+                                  bound[lo:hi]))
     return out
 
 
-__all__ = ["MAX_SENTENCES", "MAX_SENTENCE_CHARS", "Clause", "Names", "Token", "clauses",
-           "sentences"]
+__all__ = ["END", "KIND", "MAX_SENTENCES", "MAX_SENTENCE_CHARS", "QUOTED", "RAW", "START", "TEXT",
+           "Clause", "Names", "Token", "clauses", "sentences", "token"]

@@ -42,7 +42,17 @@ from causal_oracle.oracle.memo import memoised
 from causal_oracle.oracle.reasoning.model import Claim
 from causal_oracle.parser.claims_lalr import Automaton, Words
 from causal_oracle.parser.claims_templates import NotAClaim
-from causal_oracle.parser.claims_text import Clause, Kind, Token
+from causal_oracle.parser.claims_text import (
+    END,
+    KIND,
+    RAW,
+    START,
+    TEXT,
+    Clause,
+    Kind,
+    Token,
+    token,
+)
 from causal_oracle.parser.claims_zh_templates import ZhClaims
 
 #: at most this many sentences of one reply are read
@@ -214,9 +224,9 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
         hit = names.at(text, i, stop) if ch in first else None
         if hit is not None:
             index, end = hit
-            if out and out[-1].text in INTRODUCERS:
+            if out and out[-1][TEXT] in INTRODUCERS:
                 out.pop()
-            out.append(Token(f"V{index}", i, end, Kind.VAR))
+            out.append(token(f"V{index}", i, end, Kind.VAR))
             i = end
             continue
         if _cjk(ch):
@@ -225,11 +235,11 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
                 if i + n <= stop and (n == 1 or text[i:i + n] in vocabulary):
                     size = n
                     break
-            out.append(Token(text[i:i + size], i, i + size))
+            out.append(token(text[i:i + size], i, i + size))
             i += size
             continue
         if ch.isdigit() or (ch in "-−" and i + 1 < stop and text[i + 1].isdigit()
-                            and (not out or out[-1].kind is not Kind.NUMBER)
+                            and (not out or out[-1][KIND] is not Kind.NUMBER)
                             and not (i > start and text[i - 1] in _LATIN)):
             j = i + 1
             while j < stop and (text[j].isdigit() or (text[j] == "." and j + 1 < stop
@@ -238,7 +248,7 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
             if j < stop and text[j] in "%％":
                 j += 1
             raw = text[i:j]
-            out.append(Token(raw.replace("−", "-").replace("％", "%"), i, j, Kind.NUMBER,
+            out.append(token(raw.replace("−", "-").replace("％", "%"), i, j, Kind.NUMBER,
                              raw=raw))
             i = j
             continue
@@ -249,20 +259,20 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
             raw = text[i:j]
             word = "P" if raw in ("P", "p", "Pr") and j < stop and text[j] in "(（" \
                 else raw.lower()
-            out.append(Token(word, i, j, Kind.WORD, raw=raw))
+            out.append(token(word, i, j, Kind.WORD, raw=raw))
             i = j
             continue
         for arrow, name in _ARROWS:
             if text.startswith(arrow, i):
-                out.append(Token(name, i, i + len(arrow), Kind.SYMBOL))
+                out.append(token(name, i, i + len(arrow), Kind.SYMBOL))
                 i += len(arrow)
                 break
         else:
             symbol = _PUNCT.get(ch)
             if symbol is not None:
-                out.append(Token(symbol, i, i + 1, Kind.SYMBOL))
+                out.append(token(symbol, i, i + 1, Kind.SYMBOL))
             else:
-                out.append(Token("\0", i, i + 1, Kind.SYMBOL))  # in no template
+                out.append(token("\0", i, i + 1, Kind.SYMBOL))  # in no template
             i += 1
     return out
 
@@ -270,35 +280,35 @@ def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
 def _define(tokens: list[Token], names: ZhNames) -> bool:
     """"用B代表考试成绩": B names that variable for the rest of the reply (True: a name
     was defined)."""
-    words = [t for t in tokens if t.text not in ("用", "令", "设", "我们")]
-    if len(words) == 3 and words[0].kind is Kind.WORD and words[0].raw and \
-            words[1].text in _DEFINES and words[2].kind is Kind.VAR and \
+    words = [t for t in tokens if t[TEXT] not in ("用", "令", "设", "我们")]
+    if len(words) == 3 and words[0][KIND] is Kind.WORD and words[0][RAW] and \
+            words[1][TEXT] in _DEFINES and words[2][KIND] is Kind.VAR and \
             names.defined < MAX_DEFINED:
         names.defined += 1
-        names.add(words[0].raw, int(words[2].text[1:]))
+        names.add(words[0][RAW], int(words[2][TEXT][1:]))
         return True
     return False
 
 
 def _tidy(tokens: list[Token]) -> list[Token]:
     """A clause without its fillers and discourse leads (its span starts at its words)."""
-    tokens = [t for t in tokens if t.text not in FILLERS]
+    tokens = [t for t in tokens if t[TEXT] not in FILLERS]
     for i in range(len(tokens) - 1):  # an example in brackets: "(例如A->B)" is left out
-        if tokens[i].text == "(" and tokens[i + 1].text in _EXAMPLES:
-            end = next((j for j in range(i + 2, len(tokens)) if tokens[j].text == ")"),
+        if tokens[i][TEXT] == "(" and tokens[i + 1][TEXT] in _EXAMPLES:
+            end = next((j for j in range(i + 2, len(tokens)) if tokens[j][TEXT] == ")"),
                        len(tokens) - 1)
             tokens = tokens[:i] + tokens[end + 1:]
             break
     for _ in range(8):
-        if tokens and tokens[0].kind is Kind.SYMBOL and tokens[0].text not in "({":
+        if tokens and tokens[0][KIND] is Kind.SYMBOL and tokens[0][TEXT] not in "({":
             tokens = tokens[1:]  # a list's bullet, a stray mark
-        elif tokens and tokens[0].text in LEADS:
+        elif tokens and tokens[0][TEXT] in LEADS:
             tokens = tokens[1:]
-        elif len(tokens) > 1 and (tokens[0].text, tokens[1].text) in _LEAD_PAIRS:
+        elif len(tokens) > 1 and (tokens[0][TEXT], tokens[1][TEXT]) in _LEAD_PAIRS:
             tokens = tokens[2:]
         else:
             break
-    while tokens and tokens[-1].kind is Kind.SYMBOL and tokens[-1].text in ",:":
+    while tokens and tokens[-1][KIND] is Kind.SYMBOL and tokens[-1][TEXT] in ",:":
         tokens = tokens[:-1]
     return tokens
 
@@ -311,13 +321,13 @@ def _cut(tokens: list[Token], names: ZhNames) -> tuple[list[list[Token]], int | 
     current: list[Token] = []
     depth = 0
     for i, tok in enumerate(tokens):
-        text = tok.text
-        if tok.kind is Kind.SYMBOL:
+        text = tok[TEXT]
+        if tok[KIND] is Kind.SYMBOL:
             depth += (text in "({") - (text in ")}")
             if depth <= 0 and text in ",:":
                 depth = 0
-                if text == ":" and not any(t.text == "答案" for t in current):
-                    if not any(t.kind is Kind.VAR for t in current):
+                if text == ":" and not any(t[TEXT] == "答案" for t in current):
+                    if not any(t[KIND] is Kind.VAR for t in current):
                         current = []  # "步骤1：", "推理：": a heading
                         continue
                 elif text == ":":
@@ -326,7 +336,7 @@ def _cut(tokens: list[Token], names: ZhNames) -> tuple[list[list[Token]], int | 
                 parts.append(current)
                 current = []
                 if _define(parts[-1], names) and i + 1 < len(tokens):
-                    return parts, tok.end
+                    return parts, tok[END]
                 continue
         current.append(tok)
     _define(current, names)
@@ -350,11 +360,11 @@ def _clauses(text: str, start: int, stop: int, names: ZhNames) -> list[list[Toke
         if not part:
             continue
         if open_prefix:
-            out[-1] = [*out[-1], Token(",", part[0].start, part[0].start, Kind.SYMBOL), *part]
+            out[-1] = [*out[-1], token(",", part[0][START], part[0][START], Kind.SYMBOL), *part]
             open_prefix = False
         else:
             out.append(part)
-            open_prefix = part[0].text in _PREFIXES
+            open_prefix = part[0][TEXT] in _PREFIXES
     return out
 
 
@@ -379,9 +389,9 @@ def clauses_zh(text: str, start: int, stop: int, names: ZhNames) -> list[Clause]
     if stop - start > MAX_SENTENCE_CHARS:
         return []
     parts = _clauses(text, start, stop, names)
-    if any(t.text in HEDGES for part in parts for t in part):
+    if any(t[TEXT] in HEDGES for part in parts for t in part):
         return []
-    return [Clause([t.text for t in p], p[0].start, p[-1].end, p) for p in parts]
+    return [Clause([t[TEXT] for t in p], p[0][START], p[-1][END], p) for p in parts]
 
 
 def read_clause_zh(clause: Clause) -> list[Claim]:

@@ -192,7 +192,7 @@ def check_claims(facts: Facts, claims: Sequence[Claim], text: str = "") -> tuple
         key = claim.key()
         hit = memo.get(key)
         if hit is None:
-            if any(v >= count for v in (*claim.variables, *claim.given)):
+            if max((*claim.variables, *claim.given), default=-1) >= count:
                 hit = Verdict.NOT_DECIDABLE, "it names an undeclared variable"
             else:
                 hit = check_claim(facts, claim)

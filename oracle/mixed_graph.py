@@ -68,12 +68,9 @@ class MixedGraph:
     # ---- names and bits -----------------------------------------------------------
     @cached_property
     def _index(self) -> dict[str, int]:
-        index: dict[str, int] = {}
-        for i, v in enumerate(self.names):
-            index.setdefault(v, i)
-        return index
+        return _first_index(self.names)
 
-    @property
+    @cached_property
     def full(self) -> int:
         """Every vertex."""
         return (1 << len(self.names)) - 1
@@ -89,9 +86,12 @@ class MixedGraph:
         return found
 
     def mask(self, names: Iterable[str]) -> int:
-        out = 0
+        index, out = self._index, 0
         for v in names:
-            out |= 1 << self.index(v)
+            found = index.get(v)
+            if found is None:
+                raise InputError(f"{v[:200]!r} is not a vertex of the graph")
+            out |= 1 << found
         return out
 
     def named(self, mask: int) -> tuple[str, ...]:
@@ -161,7 +161,7 @@ class MixedGraph:
     def ancestors_of(self, mask: int, keep: int = -1, cut: int = 0) -> int:
         """An(``mask``) inclusive, inside the vertices ``keep``, with the directed edges
         into ``cut`` removed."""
-        keep &= self.full
+        keep = self.full if keep < 0 else keep & self.full
         step = self.dag.parents
         if cut:
             step = tuple(0 if cut >> i & 1 else p for i, p in enumerate(step))
@@ -170,7 +170,7 @@ class MixedGraph:
     def districts(self, keep: int = -1) -> list[int]:
         """The districts (bidirected components) of the sub-graph on ``keep``, each a
         bitmask, ordered by their lowest vertex."""
-        keep &= self.full
+        keep = self.full if keep < 0 else keep & self.full
         out = []
         left = keep
         while left:
@@ -221,25 +221,30 @@ def edge_masks(names: tuple[str, ...], directed: Iterable[tuple[str, str]],
                bidirected: Iterable[tuple[str, str]], undirected: Iterable[tuple[str, str]]
                ) -> tuple[Dag, tuple[int, ...], tuple[int, ...]]:
     """The masks of these edges on ``names`` (the first vertex of a repeated name)."""
-    index: dict[str, int] = {}
-    for i, v in enumerate(names):
-        index.setdefault(v, i)
-
-    def at(v: str) -> int:
-        found = index.get(v)
-        if found is None:
-            raise InputError(f"edge end {v[:200]!r} is not a vertex of the graph")
-        return found
-
+    index = _first_index(names)
     n = len(names)
-    dag = Dag.from_edges(n, ((at(a), at(b)) for a, b in directed))
-    sym: list[list[int]] = [[0] * n, [0] * n]
-    for masks, edges in zip(sym, (bidirected, undirected), strict=True):
-        for a, b in edges:
-            i, j = at(a), at(b)
-            masks[i] |= 1 << j
-            masks[j] |= 1 << i
-    return dag, tuple(sym[0]), tuple(sym[1])
+    parents, spouses, neighbours = [0] * n, [0] * n, [0] * n
+    try:
+        for a, b in directed:
+            parents[index[b]] |= 1 << index[a]
+        for masks, edges in ((spouses, bidirected), (neighbours, undirected)):
+            for a, b in edges:
+                i, j = index[a], index[b]
+                masks[i] |= 1 << j
+                masks[j] |= 1 << i
+    except KeyError as missing:
+        raise InputError(f"edge end {str(missing.args[0])[:200]!r} is not a vertex of the "
+                         "graph") from None
+    return Dag(n, tuple(parents)), tuple(spouses), tuple(neighbours)
+
+
+def _first_index(names: tuple[str, ...]) -> dict[str, int]:
+    index = dict(zip(names, range(len(names)), strict=True))
+    if len(index) < len(names):  # a repeated name stands for its first vertex
+        index = {}
+        for i, v in enumerate(names):
+            index.setdefault(v, i)
+    return index
 
 
 def _union(per_vertex: tuple[int, ...], mask: int) -> int:

@@ -93,3 +93,45 @@ def test_names_keep_their_written_order_and_unknown_names_are_input_errors() -> 
         MixedGraph.build("AB", [("A", "C")])
     assert MixedGraph.build("AB", [("A", "B")]) == MixedGraph.build("AB", [("A", "B")])
     assert MixedGraph.build("AB", [("A", "B")]) != MixedGraph.build("BA", [("A", "B")])
+
+
+def test_both_families_graphs_are_the_one_type() -> None:
+    from causal_oracle.oracle.calm.model import CalmGraph
+    from causal_oracle.oracle.clear.model import GraphKind
+    from causal_oracle.oracle.clear.model import MixedGraph as ClearGraph
+
+    assert CalmGraph is MixedGraph
+    g = ClearGraph.build(GraphKind.ADMG, "XMY", directed=[("X", "M"), ("M", "Y")],
+                         bidirected=[("X", "Y")])
+    assert isinstance(g, MixedGraph) and g.nodes == g.names == ("X", "M", "Y")
+    assert [g.named(d) for d in g.districts()] == [("X", "Y"), ("M",)]
+    assert g.induced(g.mask("XY")).kind is GraphKind.ADMG
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_markov_equivalence_does_not_depend_on_the_node_numbering(data: st.DataObject) -> None:
+    """The mask comparison (same numbering) and the name comparison (a reply's graph may
+    list its nodes in another order) agree with each other and with the definition."""
+    from causal_oracle.oracle.clear.equivalence import markov_equivalent
+    from causal_oracle.oracle.clear.model import GraphKind
+    from causal_oracle.oracle.clear.model import MixedGraph as ClearGraph
+
+    n = data.draw(st.integers(2, 5))
+    names = NAMES[:n]
+    pairs = [(names[i], names[j]) for i in range(n) for j in range(i + 1, n)]
+    edges = data.draw(st.lists(st.sampled_from(pairs), unique=True, max_size=6))
+    flips = data.draw(st.lists(st.booleans(), min_size=len(edges), max_size=len(edges)))
+    other = [(b, a) if f else (a, b) for (a, b), f in zip(edges, flips, strict=True)]
+    g = ClearGraph.build(GraphKind.DAG, names, directed=edges)
+    h = ClearGraph.build(GraphKind.DAG, names, directed=other)
+    h_renamed = ClearGraph.build(GraphKind.DAG, names[::-1], directed=other)
+
+    def vs(graph: ClearGraph) -> set[tuple[str, frozenset[str]]]:
+        d = nx.DiGraph(list(graph.directed))
+        skeleton = {frozenset(e) for e in graph.directed}
+        return {(m, frozenset((a, b))) for m in d for a in d.predecessors(m)
+                for b in d.predecessors(m) if a < b and frozenset((a, b)) not in skeleton}
+
+    expected = nx.is_directed_acyclic_graph(nx.DiGraph(other)) and vs(g) == vs(h)
+    assert markov_equivalent(g, h) == markov_equivalent(g, h_renamed) == expected

@@ -82,7 +82,8 @@ def rendered(task: str, lang: Lang, style: Style, record: dict[str, Any],
 
 def shape(graph: CalmGraph) -> tuple[frozenset[tuple[str, str]], frozenset[frozenset[str]]]:
     """A graph up to its vertex order (isolated vertices are not in a prompt's text)."""
-    return (frozenset(graph.directed()), frozenset(frozenset(e) for e in graph.bidirected()))
+    return (frozenset(graph.directed_edges()),
+            frozenset(frozenset(e) for e in graph.bidirected_edges()))
 
 
 def same(a: Relation | Identify | Choice, b: Relation | Identify | Choice) -> bool:

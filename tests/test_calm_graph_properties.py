@@ -43,7 +43,7 @@ def graphs(draw: st.DrawFn, most: int = 7, confounded: bool = False) -> CalmGrap
 def nx_dag(g: CalmGraph, cut_out: frozenset[str] = frozenset()) -> nx.DiGraph:
     out = nx.DiGraph()
     out.add_nodes_from(g.names)
-    out.add_edges_from((a, b) for a, b in g.directed() if a not in cut_out)
+    out.add_edges_from((a, b) for a, b in g.directed_edges() if a not in cut_out)
     return out
 
 
@@ -170,7 +170,7 @@ def _reaches(g: CalmGraph, nodes: frozenset[str], roots: frozenset[str]) -> bool
 def _one_district(g: CalmGraph, nodes: frozenset[str]) -> bool:
     bi = nx.Graph()
     bi.add_nodes_from(nodes)
-    bi.add_edges_from(e for e in g.bidirected() if set(e) <= nodes)
+    bi.add_edges_from(e for e in g.bidirected_edges() if set(e) <= nodes)
     return bool(nodes) and nx.is_connected(bi)
 
 
@@ -219,8 +219,8 @@ def test_identification_matches_y0(g: CalmGraph, data: st.DataObject) -> None:
     var = {v: Variable(v) for v in g.names}
     graph = NxMixedGraph.from_edges(
         nodes=list(var.values()),
-        directed=[(var[a], var[b]) for a, b in g.directed()],
-        undirected=[(var[a], var[b]) for a, b in g.bidirected()])
+        directed=[(var[a], var[b]) for a, b in g.directed_edges()],
+        undirected=[(var[a], var[b]) for a, b in g.bidirected_edges()])
     theirs = y0_identify(graph, var[x], var[y]) is not None
     assert identify(g, x, y).answer is theirs
 

@@ -144,8 +144,9 @@ def test_wrong_answers_come_with_their_counter_evidence() -> None:
     assert "X<-Z is not an edge" in co.grade(path, "X<-Z").reason
 
 
-@pytest.mark.parametrize("module", ["oracle.clear.model", "oracle.clear.graph",
-                                    "oracle.clear.identify"])
+@pytest.mark.parametrize("module", ["oracle.mixed_graph", "oracle.clear.model",
+                                    "oracle.clear.graph", "oracle.clear.identify",
+                                    "oracle.clear.equivalence"])
 def test_doctests_of_the_clear_modules(module: str) -> None:
     import doctest
     import importlib

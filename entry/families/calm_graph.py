@@ -289,7 +289,7 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
         named, marked_edges, forest = self._marks(question, solution)
         named |= forest
         hidden = q.hidden if isinstance(q, Choice) else frozenset()
-        return digraph("calm", g.names, g.directed(), bidirected=g.bidirected(),
+        return digraph("calm", g.names, g.directed_edges(), bidirected=g.bidirected_edges(),
                        marked_nodes=named, marked_edges=marked_edges, hidden=hidden,
                        title=f"{question.task}: {self.render(question, solution).text}")
 
@@ -297,7 +297,8 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
         g = question.formal.graph
         named, marked, _forest = self._marks(question, solution)
         return Picture(f"{question.task}: {self.render(question, solution).text}",
-                       tuple(g.names), tuple(g.directed()), bidirected=tuple(g.bidirected()),
+                       tuple(g.names), tuple(g.directed_edges()),
+                       bidirected=tuple(g.bidirected_edges()),
                        highlight=tuple(sorted(marked)), marked=tuple(sorted(named)))
 
     def derivation(self, question: CalmQuestion, solution: Solution) -> Any:
@@ -322,7 +323,7 @@ class GraphPart(CalmPart[GraphQuestion, Solution]):
         identifiability is not decided by the checker); the query's pair; the yes/no."""
         q = question.formal
         g = q.graph
-        pairs = g.bidirected()
+        pairs = g.bidirected_edges()
         latent = tuple(f"U[{a},{b}]" for a, b in pairs)
         n = len(g.names)
         edges = list(g.dag.edges())

@@ -1,7 +1,7 @@
 """The independent checker of CaLM's graph answers (shares no code with the solvers).
 
-It reads the question's graph as name → set dictionaries (``CalmGraph.directed()`` /
-``bidirected()``) and re-derives each answer by other means than the solvers:
+It reads the question's graph as name → set dictionaries (``CalmGraph.directed_edges()`` /
+``bidirected_edges()``) and re-derives each answer by other means than the solvers:
 
 * ancestry by a depth-first walk over parent sets; a "yes" must come with a directed
   path whose every edge is in the graph;

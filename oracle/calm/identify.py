@@ -2,8 +2,8 @@
 
 The graph (``CalmGraph``) stands for a causal model whose hidden confounders are its
 bidirected edges.  ``identify`` runs Shpitser & Pearl's ID algorithm (2006) on vertex
-bitmasks (the project's graph core, ``oracle.graph``: ``reach`` over parent and spouse
-masks) with ``G`` the current induced subgraph:
+bitmasks (the project's mixed-graph core, ``oracle.mixed_graph``: ``reach`` over parent
+and spouse masks) with ``G`` the current induced subgraph:
 
 1. ``x = ∅``: Σ_{V∖y} P(V) — identified;
 2. drop every vertex that is not an ancestor of ``y`` (P marginalises them away);
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.calm.model import CalmGraph, Hedge, Verdict
-from causal_oracle.oracle.graph import bits, reach
+from causal_oracle.oracle.graph import bits
 
 
 class _Fail(Exception):
@@ -53,20 +53,10 @@ class _G:
 
     def ancestors(self, target: int, keep: int, cut: int = 0) -> int:
         """An(target) inclusive in G[keep], edges into ``cut`` removed."""
-        step = self.g.dag.parents
-        if cut:
-            step = tuple(0 if cut >> i & 1 else p for i, p in enumerate(step))
-        return reach(step, target & keep, self.full & ~keep)
+        return self.g.ancestors_of(target, keep, cut)
 
     def districts(self, keep: int) -> list[int]:
-        out = []
-        left = keep
-        while left:
-            low = left & -left
-            comp = reach(self.g.spouses, low, self.full & ~keep)
-            out.append(comp)
-            left &= ~comp
-        return out
+        return self.g.districts(keep)
 
     def names(self, mask: int) -> str:
         return "{" + ", ".join(self.g.named(mask)) + "}"

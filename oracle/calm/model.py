@@ -3,9 +3,9 @@
 CaLM writes a graph as a list of causal statements ("A causes D, B causes D, and D
 causes E"; Chinese "A导致D, …, 以及D导致E") over the vertices A, B, C, …, and its
 identification task adds unobserved confounders ("E and F" — a bidirected edge E↔F).
-``CalmGraph`` holds that graph on the project's one graph core (``oracle.graph.Dag``:
-parent bitmasks) plus a spouse bitmask per vertex for the bidirected edges; names live
-here, in ``names``.
+``CalmGraph`` is that graph as the project's one mixed-graph type
+(``oracle.mixed_graph.MixedGraph``: a ``Dag`` of parent bitmasks plus a spouse bitmask
+per vertex for the bidirected edges, and the vertex names in written order).
 
 The questions (each a frozen record the parts of the CaLM family produce from a record
 or a rendered prompt, and its solvers and checkers read):
@@ -21,10 +21,9 @@ or a rendered prompt, and its solvers and checkers read):
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from causal_oracle.oracle.graph import Dag, bits
+from causal_oracle.oracle.mixed_graph import MixedGraph
 
 
 class Lang(enum.Enum):
@@ -34,50 +33,10 @@ class Lang(enum.Enum):
     CN = "CN"
 
 
-@dataclass(frozen=True, slots=True)
-class CalmGraph:
-    """Vertices ``names`` (index = bit), directed edges as ``dag``, bidirected ones as
-    ``spouses[i]`` (the bitmask of vertices joined to ``i`` by a hidden confounder)."""
-
-    names: tuple[str, ...]
-    dag: Dag
-    spouses: tuple[int, ...]
-
-    @classmethod
-    def build(cls, names: Iterable[str], directed: Iterable[tuple[str, str]],
-              bidirected: Iterable[tuple[str, str]] = ()) -> CalmGraph:
-        """The graph on ``names`` (in order) with these edges (every endpoint a name)."""
-        order = tuple(names)
-        index = {v: i for i, v in enumerate(order)}
-        dag = Dag.from_edges(len(order), ((index[a], index[b]) for a, b in directed))
-        spouses = [0] * len(order)
-        for a, b in bidirected:
-            spouses[index[a]] |= 1 << index[b]
-            spouses[index[b]] |= 1 << index[a]
-        return cls(order, dag, tuple(spouses))
-
-    def index(self, name: str) -> int:
-        return self.names.index(name)
-
-    def mask(self, names: Iterable[str]) -> int:
-        out = 0
-        for v in names:
-            out |= 1 << self.names.index(v)
-        return out
-
-    def named(self, mask: int) -> tuple[str, ...]:
-        """The names of the vertices in ``mask``, in vertex order."""
-        return tuple(self.names[i] for i in bits(mask))
-
-    def named_path(self, path: Iterable[int]) -> tuple[str, ...]:
-        return tuple(self.names[i] for i in path)
-
-    def directed(self) -> list[tuple[str, str]]:
-        return [(self.names[t], self.names[h]) for t, h in self.dag.edges()]
-
-    def bidirected(self) -> list[tuple[str, str]]:
-        return [(self.names[a], self.names[b]) for a in range(len(self.names))
-                for b in bits(self.spouses[a]) if a < b]
+CalmGraph = MixedGraph
+"""A CaLM graph is the project's one mixed-graph type (``oracle.mixed_graph``): vertices
+``names``, directed edges as ``dag``, a hidden confounder as a bidirected edge
+(``spouses``); CaLM's graphs have no undirected edge."""
 
 
 class RelationKind(enum.Enum):

@@ -12,6 +12,10 @@ the path arrived with an arrowhead) states — the "Bayes ball".
 The districts (c-components) are the connected components of the bidirected
 edges.  Every loop over paths checks the cooperative budget.
 
+The graph is the project's one mixed-graph type (``oracle.mixed_graph``); these
+functions speak CLEAR's names (a name the graph lacks has no edge) and ask the type's
+bitmask queries.
+
 >>> from causal_oracle.oracle.clear.model import GraphKind, MixedGraph
 >>> g = MixedGraph.build(GraphKind.DAG, "ABC", directed=[("A", "C"), ("B", "C")])
 >>> m_separated(g, {"A"}, {"B"}, set()), m_separated(g, {"A"}, {"B"}, {"C"})
@@ -20,59 +24,62 @@ edges.  Every loop over paths checks the cooperative budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.clear.model import Mark, MixedGraph, Walk
+from causal_oracle.oracle.graph import bits
+
+
+def _mask(g: MixedGraph, names: Iterable[str]) -> int:
+    """The vertices of ``names`` the graph has."""
+    out = 0
+    for v in names:
+        i = g.find(v)
+        if i is not None:
+            out |= 1 << i
+    return out
+
+
+def _names(g: MixedGraph, mask: int) -> set[str]:
+    return set(g.named(mask))
 
 
 def parents(g: MixedGraph, v: str) -> set[str]:
-    return {a for a, b in g.directed if b == v}
+    i = g.find(v)
+    return set() if i is None else _names(g, g.dag.parents[i])
 
 
 def children(g: MixedGraph, v: str) -> set[str]:
-    return {b for a, b in g.directed if a == v}
+    i = g.find(v)
+    return set() if i is None else _names(g, g.kids[i])
 
 
 def spouses(g: MixedGraph, v: str) -> set[str]:
-    return {w for e in g.bidirected if v in e for w in e if w != v}
-
-
-def _reach(g: MixedGraph, nodes: Iterable[str],
-           step: Callable[[MixedGraph, str], Iterable[str]]) -> set[str]:
-    """Nodes reached from ``nodes`` by one or more ``step``s (``nodes`` only if on a cycle)."""
-    out: set[str] = set()
-    stack = [w for v in nodes for w in step(g, v)]
-    while stack:
-        v = stack.pop()
-        if v not in out:
-            out.add(v)
-            stack.extend(step(g, v))
-    return out
+    i = g.find(v)
+    return set() if i is None else _names(g, g.spouses[i])
 
 
 def ancestors(g: MixedGraph, nodes: Iterable[str]) -> set[str]:
     """Proper ancestors of a node set (those with a directed path of length ≥ 1)."""
-    return _reach(g, nodes, parents)
+    return _names(g, g.ancestors(_mask(g, nodes)))
 
 
 def descendants(g: MixedGraph, nodes: Iterable[str]) -> set[str]:
-    return _reach(g, nodes, children)
+    return _names(g, g.descendants(_mask(g, nodes)))
 
 
 def steps(g: MixedGraph, v: str) -> Iterator[tuple[Mark, str]]:
     """Every edge at ``v`` as (mark read from v, other end)."""
-    for a, b in g.directed:
-        if a == v:
-            yield Mark.RIGHT, b
-        if b == v:
-            yield Mark.LEFT, a
-    for e in g.bidirected:
-        if v in e:
-            yield Mark.BI, next(w for w in e if w != v)
-    for e in g.undirected:
-        if v in e:
-            yield Mark.UNDIRECTED, next(w for w in e if w != v)
+    i = g.find(v)
+    if i is None:
+        return
+    names = g.names
+    for mark, mask in ((Mark.RIGHT, g.kids[i]), (Mark.LEFT, g.dag.parents[i]),
+                       (Mark.BI, g.spouses[i]), (Mark.UNDIRECTED, g.neighbours[i])):
+        for w in bits(mask):
+            yield mark, names[w]
 
 
 def arrow_at_end(mark: Mark) -> bool:
@@ -124,9 +131,10 @@ def colliders(walk: Walk) -> list[bool]:
 
 def blocked(g: MixedGraph, walk: Walk, z: set[str] | frozenset[str]) -> bool:
     """Whether Z blocks the path (see the module docstring)."""
+    zm = _mask(g, z)
     for v, is_collider in zip(walk.nodes[1:-1], colliders(walk), strict=True):
         if is_collider:
-            if v not in z and not (descendants(g, [v]) & set(z)):
+            if v not in z and not (g.descendants(_mask(g, (v,))) & zm):
                 return True
         elif v in z:
             return True
@@ -135,85 +143,56 @@ def blocked(g: MixedGraph, walk: Walk, z: set[str] | frozenset[str]) -> bool:
 
 def m_separated(g: MixedGraph, xs: set[str], ys: set[str], z: set[str] | frozenset[str]
                 ) -> bool:
-    """Whether every path from xs to ys is blocked by z (Bayes-ball reachability)."""
-    z = set(z)
-    opened = z | ancestors(g, z)  # colliders in here do not block
-    # state: (node, arrived with an arrowhead at node)
-    seen: set[tuple[str, bool]] = set()
-    stack = [(x, False) for x in xs]
+    """Whether every path from xs to ys is blocked by z (Bayes-ball reachability over
+    (node, whether the path arrived with an arrowhead at it) states)."""
+    x, y, zm = _mask(g, xs), _mask(g, ys), _mask(g, z)
+    opened = zm | g.ancestors(zm)  # colliders in here do not block
+    kids, ups = g.kids, g.dag.parents
+    seen = [0, 0]  # per arrival (without, with an arrowhead): the nodes seen so
+    stack = [(v, False) for v in bits(x)]
     while stack:
         checkpoint()
         v, head = stack.pop()
-        if (v, head) in seen:
+        bit = 1 << v
+        if seen[head] & bit:
             continue
-        seen.add((v, head))
-        if v in ys:
+        seen[head] |= bit
+        if y & bit:
             return False
-        for mark, w in steps(g, v):
-            leaves_with_head = arrow_at_start(mark)
-            if v not in xs:  # the path's first node neither blocks nor opens
-                collider = head and leaves_with_head
-                if collider and v not in opened:
-                    continue
-                if not collider and v in z:
-                    continue
-            stack.append((w, arrow_at_end(mark)))
+        # leaving by an edge with an arrowhead at v (<-, <->) makes v a collider when
+        # the path arrived with one; the path's first node neither blocks nor opens
+        first = bool(x & bit)
+        pass_tail = first or not zm & bit
+        pass_head = first or (bool(opened & bit) if head else not zm & bit)
+        if pass_tail:
+            stack.extend((w, True) for w in bits(kids[v]))
+            stack.extend((w, False) for w in bits(g.neighbours[v]))
+        if pass_head:
+            stack.extend((w, False) for w in bits(ups[v]))
+            stack.extend((w, True) for w in bits(g.spouses[v]))
     return True
 
 
 def districts(g: MixedGraph, nodes: Iterable[str] | None = None) -> list[frozenset[str]]:
     """The c-components of g (restricted to ``nodes``): bidirected connectivity."""
-    left = set(g.nodes if nodes is None else nodes)
-    out = []
-    for v in [n for n in g.nodes if n in left]:
-        if v not in left:
-            continue
-        comp = {v}
-        stack = [v]
-        left.discard(v)
-        while stack:
-            u = stack.pop()
-            for w in spouses(g, u):
-                if w in left:
-                    left.discard(w)
-                    comp.add(w)
-                    stack.append(w)
-        out.append(frozenset(comp))
-    return out
+    keep = g.full if nodes is None else _mask(g, nodes)
+    return [frozenset(g.named(c)) for c in g.districts(keep)]
 
 
 def subgraph(g: MixedGraph, keep: Iterable[str]) -> MixedGraph:
     """The induced subgraph on ``keep``."""
-    k = set(keep)
-    return MixedGraph(g.kind, tuple(v for v in g.nodes if v in k),
-                      frozenset(e for e in g.directed if set(e) <= k),
-                      frozenset(e for e in g.bidirected if e <= k),
-                      frozenset(e for e in g.undirected if e <= k))
+    return replace(g.induced(_mask(g, keep)), edge_order=())
 
 
 def cut_incoming(g: MixedGraph, xs: set[str]) -> MixedGraph:
     """G with the edges into xs removed (directed into, and bidirected at, xs)."""
-    return MixedGraph(g.kind, g.nodes, frozenset(e for e in g.directed if e[1] not in xs),
-                      frozenset(e for e in g.bidirected if not (e & xs)), g.undirected)
+    return replace(g.cut_into(_mask(g, xs)), edge_order=())
 
 
 def cut_outgoing(g: MixedGraph, xs: set[str]) -> MixedGraph:
     """G with the directed edges out of xs removed."""
-    return MixedGraph(g.kind, g.nodes, frozenset(e for e in g.directed if e[0] not in xs),
-                      g.bidirected, g.undirected)
+    return replace(g.cut_out_of(_mask(g, xs)), edge_order=())
 
 
 def is_acyclic(g: MixedGraph) -> bool:
-    indeg = {v: 0 for v in g.nodes}
-    for _, b in g.directed:
-        indeg[b] += 1
-    queue = [v for v, d in indeg.items() if d == 0]
-    seen = 0
-    while queue:
-        v = queue.pop()
-        seen += 1
-        for w in children(g, v):
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                queue.append(w)
-    return seen == len(g.nodes)
+    return g.is_acyclic()

@@ -13,9 +13,10 @@ answers only whether it succeeds (it never builds the formula):
 6. if the district S of G∖X is a district of G, its factor is identified;
 7. otherwise recurse into the district S′ of G that contains S.
 
-Tian & Pearl's criterion for a single treatment (no bidirected path from X to one
-of its children in the ancestors of Y) is a special case; the checker uses the hedge
-criterion instead (``oracle.clear.check``).
+It runs on the graph's bitmasks (``oracle.mixed_graph``), each call on the sub-graph
+induced by a vertex mask.  Tian & Pearl's criterion for a single treatment (no
+bidirected path from X to one of its children in the ancestors of Y) is a special
+case; the checker uses the hedge criterion instead (``oracle.clear.check``).
 
 >>> from causal_oracle.oracle.clear.model import GraphKind, MixedGraph
 >>> bow = MixedGraph.build(GraphKind.ADMG, "XY", directed=[("X", "Y")], bidirected=[("X", "Y")])
@@ -26,30 +27,33 @@ False
 from __future__ import annotations
 
 from causal_oracle.oracle.budget import checkpoint
-from causal_oracle.oracle.clear.graph import ancestors, cut_incoming, districts, subgraph
 from causal_oracle.oracle.clear.model import MixedGraph
 
 
 def identifiable(g: MixedGraph, x: set[str], y: set[str]) -> bool:
     """Whether P(y | do(x)) is identified from P(V) in the ADMG ``g``."""
+    return _identifiable(g, g.mask(x), g.mask(y), g.full)
+
+
+def _identifiable(g: MixedGraph, x: int, y: int, keep: int) -> bool:
+    """The algorithm's lines in the sub-graph G[keep] (bitmasks of ``g``'s vertices)."""
     checkpoint()
-    nodes = set(g.nodes)
     if not x:
         return True
-    an = ancestors(g, y) | y
-    if an != nodes:
-        return identifiable(subgraph(g, an), x & an, y)
-    w = (nodes - x) - (ancestors(cut_incoming(g, x), y) | y)
+    an = g.ancestors_of(y, keep)
+    if an != keep:
+        return _identifiable(g, x & an, y, an)
+    w = keep & ~x & ~g.ancestors_of(y, keep, cut=x)
     if w:
-        return identifiable(g, x | w, y)
-    parts = districts(g, nodes - x)
+        return _identifiable(g, x | w, y, keep)
+    parts = g.districts(keep & ~x)
     if len(parts) > 1:
-        return all(identifiable(g, nodes - s, set(s)) for s in parts)
+        return all(_identifiable(g, keep & ~s, s, keep) for s in parts)
     s = parts[0]
-    whole = districts(g)
+    whole = g.districts(keep)
     if len(whole) == 1:
         return False
     if s in whole:
         return True
-    bigger = next(d for d in whole if s <= d)
-    return identifiable(subgraph(g, bigger), x & bigger, y)
+    bigger = next(d for d in whole if d & s == s)
+    return _identifiable(g, x & bigger, y, bigger)

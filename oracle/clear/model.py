@@ -23,6 +23,9 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from causal_oracle.oracle.mixed_graph import MixedGraph as Graph
+from causal_oracle.oracle.mixed_graph import edge_masks
+
 
 class GraphKind(enum.Enum):
     DAG = "DAG"
@@ -95,18 +98,17 @@ def edge_key(a: str, mark: Mark, b: str) -> tuple[str, str, str]:
 
 
 @dataclass(frozen=True)
-class MixedGraph:
-    """Nodes in the order the text lists them, and three kinds of edge."""
+class MixedGraph(Graph):
+    """A CLEAR graph: the one mixed-graph type (``oracle.mixed_graph``: names in the order
+    the text lists them, directed edges acyclic or not, bidirected and undirected ones as
+    bitmasks) with the ``kind`` the text names.  ``nodes`` are its names; ``directed``,
+    ``bidirected`` and ``undirected`` its edges as sets of names."""
 
     kind: GraphKind
-    nodes: tuple[str, ...]
-    directed: frozenset[tuple[str, str]]
-    bidirected: frozenset[frozenset[str]] = frozenset()
-    undirected: frozenset[frozenset[str]] = frozenset()
     edge_order: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
 
     @classmethod
-    def build(cls, kind: GraphKind, nodes: Iterable[str], *,
+    def build(cls, kind: GraphKind, nodes: Iterable[str], *,  # type: ignore[override]
               directed: Iterable[tuple[str, str]] = (),
               bidirected: Iterable[tuple[str, str]] = (),
               undirected: Iterable[tuple[str, str]] = ()) -> MixedGraph:
@@ -116,16 +118,22 @@ class MixedGraph:
         order = tuple([edge_key(x, Mark.RIGHT, y) for x, y in d]
                       + [edge_key(x, Mark.BI, y) for x, y in b]
                       + [edge_key(x, Mark.UNDIRECTED, y) for x, y in u])
-        return cls(kind, tuple(nodes), frozenset(d), frozenset(frozenset(e) for e in b),
-                   frozenset(frozenset(e) for e in u), order)
+        names = tuple(nodes)
+        return cls(names, *edge_masks(names, d, b, u), kind, order)
+
+    @property
+    def nodes(self) -> tuple[str, ...]:
+        return self.names
 
     def has_edge(self, a: str, mark: Mark, b: str) -> bool:
+        i, j = self.find(a), self.find(b)
+        if i is None or j is None:
+            return False
         if mark is Mark.RIGHT:
-            return (a, b) in self.directed
+            return bool(self.dag.parents[j] >> i & 1)
         if mark is Mark.LEFT:
-            return (b, a) in self.directed
-        pair = frozenset((a, b))
-        return pair in (self.bidirected if mark is Mark.BI else self.undirected)
+            return bool(self.dag.parents[i] >> j & 1)
+        return bool((self.spouses if mark is Mark.BI else self.neighbours)[i] >> j & 1)
 
     def edge_keys(self) -> frozenset[tuple[str, str, str]]:
         return frozenset(self.edge_order) if self.edge_order else frozenset(

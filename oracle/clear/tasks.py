@@ -29,7 +29,7 @@ Textbook definitions used (DESIGN.md §3.5 has the wording):
   "minimal"/"maximal": no proper subset/superset is valid;
 * Markov blanket (DAG): parents, children and the children's other parents;
 * Markov equivalence: same skeleton and same v-structures ("find another graph":
-  a member of the class other than the given graph);
+  a member of the class other than the given graph; ``equivalence``);
 * c-component: one district; maximal root set: the nodes without children;
   C-forest: one district and every node has at most one child; C-tree: a C-forest
   with one root;
@@ -45,9 +45,9 @@ from typing import Any
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.clear import graph as G
+from causal_oracle.oracle.clear.equivalence import equivalent_dags, markov_equivalent
 from causal_oracle.oracle.clear.identify import identifiable
 from causal_oracle.oracle.clear.model import (
-    GraphKind,
     Mark,
     MixedGraph,
     QType,
@@ -161,24 +161,6 @@ def markov_blanket(g: MixedGraph, v: str) -> frozenset[str]:
     return frozenset((G.parents(g, v) | kids | co) - {v})
 
 
-def skeleton(g: MixedGraph) -> frozenset[frozenset[str]]:
-    return frozenset(frozenset(e) for e in g.directed)
-
-
-def v_structures(g: MixedGraph) -> frozenset[tuple[str, frozenset[str]]]:
-    out = set()
-    for m in g.nodes:
-        for a, b in combinations(sorted(G.parents(g, m)), 2):
-            if not _adjacent(g, a, b):
-                out.add((m, frozenset((a, b))))
-    return frozenset(out)
-
-
-def markov_equivalent(g: MixedGraph, h: MixedGraph) -> bool:
-    return (set(g.nodes) == set(h.nodes) and G.is_acyclic(h) and not h.bidirected
-            and skeleton(g) == skeleton(h) and v_structures(g) == v_structures(h))
-
-
 def is_c_forest(g: MixedGraph) -> bool:
     return len(G.districts(g)) == 1 and all(len(G.children(g, v)) <= 1 for v in g.nodes)
 
@@ -253,7 +235,7 @@ def valid_items(q: Question) -> frozenset[Any]:
     if t is Task.ROOT_SET:
         return frozenset([root_set(g)])
     if t is Task.MARKOV_EQUIVALENT:
-        return frozenset(_equivalent_dags(g))
+        return frozenset(equivalent_dags(g))
     raise InputError(f"task {t.value} has no find-all form")
 
 
@@ -290,16 +272,6 @@ def _one_order(g: MixedGraph) -> tuple[str, ...] | None:
         order.append(ready[0])
         left.remove(ready[0])
     return tuple(order)
-
-
-def _equivalent_dags(g: MixedGraph) -> Iterator[MixedGraph]:
-    edges = sorted(g.directed)
-    for flips in range(1 << len(edges)):
-        checkpoint()
-        h = MixedGraph.build(GraphKind.DAG, g.nodes, directed=[
-            (b, a) if flips >> i & 1 else (a, b) for i, (a, b) in enumerate(edges)])
-        if markov_equivalent(g, h) and h.directed != g.directed:
-            yield h
 
 
 # ---------------------------------------------------------------- one item

@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -411,6 +412,10 @@ async def serve(config: ServerConfig, ready: Callable[[int], None] | None = None
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
     server = OracleServer(config)
     port = await server.start()
+    # what start-up made (modules, grammars, descriptors) lives as long as the process:
+    # out of the collector's sight, so that the collections a batch's many small objects
+    # set off do not walk it all each time
+    gc.freeze()
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -66,6 +67,7 @@ from causal_oracle.proto.wire import (
     Undecodable,
     batch_item,
     outcome,
+    safe_batch_parser,
     safe_parser,
     stream_item,
 )
@@ -159,11 +161,16 @@ class OracleServicer:
             return grpc.unary_unary_rpc_method_handler(
                 _guarded(fn), request_deserializer=safe_parser(cls),
                 response_serializer=bytes)
+
+        def batch(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
+            return grpc.unary_unary_rpc_method_handler(
+                _guarded(fn), request_deserializer=safe_batch_parser(cls),
+                response_serializer=bytes)
         return grpc.method_handlers_generic_handler(SERVICE_NAME, {
             "Verify": unary(self.Verify, pb.VerifyRequest),
             "Answer": unary(self.Answer, pb.AnswerRequest),
-            "VerifyBatch": unary(self.VerifyBatch, pb.VerifyBatchRequest),
-            "AnswerBatch": unary(self.AnswerBatch, pb.AnswerBatchRequest),
+            "VerifyBatch": batch(self.VerifyBatch, pb.VerifyBatchRequest),
+            "AnswerBatch": batch(self.AnswerBatch, pb.AnswerBatchRequest),
             "VerifyStream": grpc.stream_stream_rpc_method_handler(
                 _guarded(self.VerifyStream),
                 request_deserializer=safe_parser(pb.VerifyStreamRequest),
@@ -182,29 +189,39 @@ class OracleServicer:
                     return item_error(EXHAUSTED, "budget_exceeded", str(error), field)
         return None
 
-    async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None
-                     ) -> list[tuple[bool, bytes]]:
+    async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None,
+                     raw: Sequence[bytes] | None = None) -> list[tuple[bool, bytes]]:
         """``(ok, bytes)`` per request, in order: cache hits at once, misses via the pool
         (all jobs in flight together): each premise's Verify items as jobs for the
-        worker of its slot, the rest in chunks of ``STREAM_BATCH`` (``server_batch``)."""
+        worker of its slot, the rest in chunks of ``STREAM_BATCH`` (``server_batch``).
+        ``raw``: each request's bytes as received (a ``Batch``'s), which key the cache
+        and go to the workers as they are; else each request is serialised here."""
         out: list[tuple[bool, bytes] | None] = [None] * len(requests)
-        misses: list[tuple[int, bytes]] = []
-        missed: list[Any] = []
-        for i, request in enumerate(requests):
-            error = self._precheck(request)
-            if error is not None:
-                out[i] = (False, error.SerializeToString())
-                continue
-            key = kind.encode() + request.SerializeToString()
-            hit = self.cache.get(key)
+        misses: list[tuple[int, tuple[str, bytes]]] = []  # position, (kind, request bytes)
+        limit, get = self.service.limits.text_bytes, self.cache.get
+        for i in range(len(requests)):
+            data = raw[i] if raw is not None else None
+            # an item's text fields are no longer than its bytes: within the limit, no
+            # field can be over it (``_precheck`` would pass it)
+            if data is None or len(data) > limit:
+                request = requests[i]
+                error = self._precheck(request)
+                if error is not None:
+                    out[i] = (False, error.SerializeToString())
+                    continue
+                if data is None:
+                    data = request.SerializeToString()
+            key = (kind, data)
+            hit = get(key)
             if hit is not None:
                 out[i] = hit
             else:
                 misses.append((i, key))
-                missed.append(request)
-        todo = jobs(kind, missed, self.pool.workers, STREAM_BATCH)
+        missed = [requests[i] for i, _ in misses]
+        todo = jobs(kind, missed, self.pool.workers, STREAM_BATCH,
+                    [key[1] for _, key in misses] if raw is not None else None)
         results = await asyncio.gather(*(
-            self.pool.run(kind, [(misses[k][1][len(kind):], deadline) for k in job], slot)
+            self.pool.run(kind, [(misses[k][1][1], deadline) for k in job], slot)
             for slot, job in todo))
         for (_, job), done in zip(todo, results, strict=True):
             for k, (ok, data) in zip(job, done, strict=True):
@@ -237,7 +254,8 @@ class OracleServicer:
             await _abort(context, item_error(EXHAUSTED, "budget_exceeded", f"the batch has "
                                               f"{len(request.items):,} items; the limit is "
                                               f"{MAX_BATCH_ITEMS:,}", "items"))
-        results = await self._items(kind, request.items, _deadline(context))
+        results = await self._items(kind, request.items, _deadline(context),
+                                    getattr(request, "raw", None))
         return b"".join(batch_item(outcome(ok, data)) for ok, data in results)
 
     async def VerifyBatch(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
@@ -285,7 +303,7 @@ class OracleServicer:
             async for item in request_iterator:
                 if isinstance(item, Undecodable):
                     await _abort(context, item.error)
-                hit = self.cache.get(b"verify" + item.request.SerializeToString())
+                hit = self.cache.get(("verify", item.request.SerializeToString()))
                 if hit is not None and hit[0]:
                     async with write_lock:
                         await context.write(stream_item(item.id, True, hit[1]))
@@ -394,6 +412,10 @@ async def serve(config: ServerConfig, ready: Callable[[int], None] | None = None
     """Serve until SIGTERM or SIGINT, then shut down gracefully."""
     server = OracleServer(config)
     port = await server.start()
+    # what start-up made (modules, grammars, descriptors) lives as long as the process:
+    # out of the collector's sight, so that the collections a batch's many small objects
+    # set off do not walk it all each time
+    gc.freeze()
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -40,7 +40,9 @@ from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, Profile, budget
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
+from causal_oracle.proto.wire import leading_field
 
+_PREMISE_TAG = b"\x0a"  # VerifyRequest.premise = 1, length-delimited
 JOB_ITEMS = 1024  # a slot's job is cut after the group that reaches this many items
 
 #: a job: the slot of the worker that must answer it (None: any free one) and the
@@ -75,16 +77,26 @@ def slot_of(key: str, workers: int) -> int:
     return zlib.crc32(key.encode("utf-8", "surrogatepass")) % workers
 
 
-def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int) -> list[Job]:
+def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int,
+         raw: Sequence[bytes] | None = None) -> list[Job]:
     """``requests`` cut into jobs: each premise's items to its slot, in jobs of about
     ``JOB_ITEMS`` (a premise's items together, in request order); the rest in chunks
-    of ``chunk`` for any worker."""
+    of ``chunk`` for any worker.  ``raw``: the requests' bytes, whose leading premise
+    field tells an item of the same premise as the item before without reading its
+    premise again."""
     groups: dict[str, list[int]] = {}  # premise text → positions, first seen first
     loose: list[int] = []
     if kind != "verify":
         loose.extend(range(len(requests)))
     stripped: dict[str, str] = {}  # ``premise_key`` of each premise text met (a batch repeats them)
+    lead, last = b"", ""  # the last grouped item's premise field (its bytes), its key
     for k, request in enumerate(requests if kind == "verify" else ()):
+        if lead and raw[k].startswith(lead):  # type: ignore[index]
+            if request.input or not request.hypothesis:
+                loose.append(k)
+                continue
+            groups[last].append(k)
+            continue
         premise = request.premise
         if not premise or request.input or not request.hypothesis:
             loose.append(k)
@@ -92,6 +104,10 @@ def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int) -> list[J
         key = stripped.get(premise)
         if key is None:
             key = stripped[premise] = premise.strip()
+        if raw is not None:
+            data = raw[k]
+            size = leading_field(data) if data[:1] == _PREMISE_TAG else 0
+            lead, last = data[:size], key
         found = groups.get(key)
         if found is None:
             groups[key] = [k]

@@ -1,7 +1,9 @@
 """The gRPC server's response cache: serialised responses by serialised request.
 
 A repeated item (the same request bytes) is answered from here without a round trip
-to a worker.  The cache is bounded twice — at most ``items`` entries and at most
+to a worker.  A key is the request's bytes, or a tuple of strings and bytes (the
+server's ``(kind, request bytes)``: no bytes joined per item); its size is its
+parts' lengths.  The cache is bounded twice — at most ``items`` entries and at most
 ``max_bytes`` bytes of keys and values together — and forgets the least recently used
 entry first; an entry larger than a sixteenth of the byte bound is not kept at all
 (one huge item must not flush the cache).  Only the event loop touches it: no lock.
@@ -19,6 +21,7 @@ entry first; an entry larger than a sixteenth of the byte bound is not kept at a
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Hashable
 
 ENTRY_SHARE = 16  # an entry may take at most this fraction (1/16) of the byte bound
 
@@ -26,29 +29,35 @@ ENTRY_SHARE = 16  # an entry may take at most this fraction (1/16) of the byte b
 class ResponseCache:
     """``(ok, bytes)`` by request bytes, at most ``items`` entries and ``max_bytes``."""
 
+    @staticmethod
+    def key_size(key: Hashable) -> int:
+        """The bytes a key holds: its length, or its parts' lengths."""
+        return len(key) if isinstance(key, bytes) else sum(map(len, key))  # type: ignore[arg-type]
+
     def __init__(self, items: int, max_bytes: int) -> None:
         self.items, self.max_bytes = items, max_bytes
         self.nbytes = 0
-        self._data: OrderedDict[bytes, tuple[bool, bytes]] = OrderedDict()
+        self._data: OrderedDict[Hashable, tuple[bool, bytes]] = OrderedDict()
 
-    def get(self, key: bytes) -> tuple[bool, bytes] | None:
+    def get(self, key: Hashable) -> tuple[bool, bytes] | None:
         value = self._data.get(key)
         if value is not None:
             self._data.move_to_end(key)
         return value
 
-    def put(self, key: bytes, value: tuple[bool, bytes]) -> None:
-        size = len(key) + len(value[1])
+    def put(self, key: Hashable, value: tuple[bool, bytes]) -> None:
+        key_size = self.key_size(key)
+        size = key_size + len(value[1])
         if self.items <= 0 or size * ENTRY_SHARE > self.max_bytes:
             return
         old = self._data.pop(key, None)
         if old is not None:
-            self.nbytes -= len(key) + len(old[1])
+            self.nbytes -= key_size + len(old[1])
         self._data[key] = value
         self.nbytes += size
         while len(self._data) > self.items or self.nbytes > self.max_bytes:
             gone, (_, data) = self._data.popitem(last=False)
-            self.nbytes -= len(gone) + len(data)
+            self.nbytes -= self.key_size(gone) + len(data)
 
     def __len__(self) -> int:
         return len(self._data)

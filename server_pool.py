@@ -44,6 +44,7 @@ from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, CertificateRejected, InputError, budget
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
+from causal_oracle.proto.wire import leading_field
 from causal_oracle.server_batch import bulk_answers
 
 log = logging.getLogger("causal_oracle.server")
@@ -59,7 +60,10 @@ _KINDS: dict[str, tuple[Callable[[bytes], Any], Callable[[svc.Service, Any], Any
     "verify": (pb.VerifyRequest.FromString, pack.verify),
     "answer": (pb.AnswerRequest.FromString, pack.answer),
 }
-_ITEM = struct.Struct("!dI")  # a job item: deadline (NaN: none), request length
+#: a job item: deadline (NaN: none), how many leading bytes it shares with the last item
+#: sent whole (0: none; ``encode_job``), the length of the rest
+_ITEM = struct.Struct("!dII")
+_SHARED_MIN = 64  # a leading field shorter than this is sent with every item
 _RESULT = struct.Struct("!?I")  # a result: ok, payload length
 
 Items = list[tuple[bytes, float | None]]
@@ -143,10 +147,21 @@ def _run_items(kind: str, items: Items, service: svc.Service | None = None) -> R
 
 
 def encode_job(kind: str, items: Items) -> bytes:
+    """A job's frame.  An item that starts with the previous new item's leading field
+    (a batch's items of one premise) is sent without it, so a premise crosses the pipe
+    once per run of its items, not once per item."""
     head = kind.encode("ascii")
     parts = [bytes([len(head)]), head]
+    pack_item, shared = _ITEM.pack, b""
     for data, deadline in items:
-        parts += [_ITEM.pack(math.nan if deadline is None else deadline, len(data)), data]
+        at = math.nan if deadline is None else deadline
+        if shared and data.startswith(shared):
+            parts += [pack_item(at, len(shared), len(data) - len(shared)),
+                      data[len(shared):]]
+            continue
+        parts += [pack_item(at, 0, len(data)), data]
+        lead = leading_field(data)
+        shared = data[:lead] if lead >= _SHARED_MIN else b""
     return b"".join(parts)
 
 
@@ -154,11 +169,19 @@ def decode_job(message: bytes) -> tuple[str, Items]:
     end = 1 + message[0]
     kind, items, at = message[1:end].decode("ascii"), [], end
     unpack, step, total = _ITEM.unpack_from, _ITEM.size, len(message)
+    last, shared = b"", b""  # the last item sent whole; its leading part items reuse
     while at < total:
-        deadline, size = unpack(message, at)
+        deadline, reused, size = unpack(message, at)
         at += step
+        data = message[at:at + size]
+        if reused:
+            if len(shared) != reused:
+                shared = last[:reused]
+            data = shared + data
+        else:
+            last, shared = data, b""
         # NaN (no deadline) is the one value unequal to itself
-        items.append((message[at:at + size], None if deadline != deadline else deadline))
+        items.append((data, None if deadline != deadline else deadline))
         at += size
     return kind, items
 

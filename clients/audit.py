@@ -47,12 +47,13 @@ def read_rows(path: Path, named: bool = True) -> Iterator[tuple[int, dict[str, A
         yield record.ref, record.row if record.row is not None else str(record.error)
 
 
-def _row(number: int, text: bytes, file: str = "") -> dict[str, Any] | str:
+def _row(number: int, text: bytes, name: readers.RowNamer | None = None
+         ) -> dict[str, Any] | str:
     """One JSON line decoded: orjson straight to the row for the usual object line (no
     ``Record`` in between), ``readers.json_line`` — whose reading and error messages are
-    the contract — for any other (a BOM, bad bytes, not an object, not JSON); ``file``:
-    the name of the file it was read from, which its row is offered
-    (``readers.named_row``)."""
+    the contract — for any other (a BOM, bad bytes, not an object, not JSON); ``name``:
+    the row namer of the file it was read from (``readers.row_namer``), which its row is
+    offered."""
     row: Any = None
     if text[:1] == b"{":
         try:
@@ -64,20 +65,36 @@ def _row(number: int, text: bytes, file: str = "") -> dict[str, Any] | str:
         if record.row is None:
             return str(record.error)
         row = record.row
-    return readers.named_row(row, file) if file else row
+    return name(row) if name is not None else row
+
+
+def _line_rows(lines: Iterable[bytes], first: int, name: readers.RowNamer | None
+               ) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """(file line, row or error) of each non-blank line, numbered from ``first``; the
+    usual object line decoded here, any other by ``_row``."""
+    loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    for number, text in enumerate(lines, first):
+        if text[:1] == b"{":
+            try:
+                row = loads(text)
+            except decode_error:
+                row = None
+            if type(row) is dict:
+                yield number, (row if name is None else name(row))
+                continue
+        if text and not text.isspace():
+            yield number, _row(number, text, name)
 
 
 def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """Like ``read_rows``, JSON lines decoded straight to rows (``_row``)."""
+    """Like ``read_rows``, JSON lines decoded straight to rows (``_line_rows``)."""
     if source.format is not readers.Format.JSONL or len(source.files) > 1:
         for record in source.records():
             yield record.ref, record.row if record.row is not None else str(record.error)
         return
     file = source.files[0][0]
     with file.open("rb") as handle:
-        for number, line in enumerate(handle, 1):
-            if line and not line.isspace():
-                yield number, _row(number, line, file.name)
+        yield from _line_rows(handle, 1, readers.row_namer(file))
 
 
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
@@ -228,10 +245,7 @@ def _audit_range(args: tuple[_Range, Columns, str, bool]
         handle.seek(rng.start)
         data = handle.read(rng.end - rng.start)
     report = AuditReport()
-    first, name = rng.first_line, Path(rng.path).name
-    rows: list[tuple[int, dict[str, Any] | str]] = [
-        (first + offset, _row(first + offset, text, name))
-        for offset, text in enumerate(data.split(b"\n")) if text and not text.isspace()]
+    rows = list(_line_rows(data.split(b"\n"), rng.first_line, readers.row_namer(rng.path)))
     records = _work((rows, cols, profile))
     for record in records:
         report.add(record)

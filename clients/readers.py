@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,6 +159,23 @@ def named_row(row: dict[str, Any], file: Path | str) -> dict[str, Any]:
     return row if done is row else dict(done)
 
 
+RowNamer = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def row_namer(file: Path | str) -> RowNamer | None:
+    """``named_row`` for every row of ``file``, its name read once
+    (``Registry.file_namer``); None when no family reads file names (rows are then
+    read as they are)."""
+    named = REGISTRY.file_namer(Path(file).name)
+    if named is None:
+        return None
+
+    def name(row: dict[str, Any]) -> dict[str, Any]:
+        done = named(row)
+        return row if done is row else dict(done)
+    return name
+
+
 def template_record(record: Record) -> Record:
     """A delimited file's record as the family whose template layout its row has reads
     it (``Registry.template_row``: IE's upstream template files), else unchanged."""
@@ -169,11 +186,15 @@ def template_record(record: Record) -> Record:
 
 
 def _named(records: Iterator[Record] | list[Record], file: Path) -> Iterator[Record]:
+    name = row_namer(file)
+    if name is None:
+        yield from records
+        return
     for record in records:
         if record.row is None:
             yield record
             continue
-        row = named_row(record.row, file)
+        row = name(record.row)
         yield record if row is record.row else Record(record.ref, row, record.error)
 
 
@@ -372,5 +393,5 @@ def at_row(unit: str, ref: int, error: object) -> str:
 
 
 __all__ = ["ALIASES", "ROLES", "Detected", "Format", "Record", "Source", "at_row",
-           "detect_columns", "fix_hint", "format_of", "json_line",
-           "named_row", "open_source", "read_records", "sniff_delimiter", "template_record"]
+           "detect_columns", "fix_hint", "format_of", "json_line", "named_row",
+           "open_source", "read_records", "row_namer", "sniff_delimiter", "template_record"]

@@ -57,6 +57,10 @@ class Outcome(enum.Enum):
     INTERNAL_ERROR = "internal_error"
     ANSWERED = "answered"
 
+    # each outcome is a singleton compared by identity: hashed by identity too (in C),
+    # not by name in Python (a report counts every row under its outcome, several times)
+    __hash__ = object.__hash__
+
 
 #: what each outcome means, for a family that does not say it in its own words
 OUTCOME_WORDS: Mapping[Outcome, str] = {

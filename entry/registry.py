@@ -60,7 +60,7 @@ from __future__ import annotations
 import importlib
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -397,6 +397,26 @@ class Registry:
             if done is not None:
                 return done
         return raw
+
+    def file_namer(self, file_name: str
+                   ) -> Callable[[Mapping[str, Any]], Mapping[str, Any]] | None:
+        """``file_row`` for every row of one file, with the families that could read
+        something in a name found once (those that override ``Family.file_row``): None
+        when no registered family does (every row is then read as it is), else a
+        function of the row that answers as ``file_row(raw, file_name)`` does."""
+        name = file_name.replace("\\", "/").rsplit("/", 1)[-1]
+        readers = tuple(family.file_row for family in self
+                        if getattr(family.file_row, "__func__", None) is not Family.file_row)
+        if not readers:
+            return None
+
+        def named(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+            for read in readers:
+                done = read(raw, name)
+                if done is not None:
+                    return done
+            return raw
+        return named
 
     def template_row(self, raw: Mapping[str, Any]) -> Mapping[str, Any]:
         """``raw`` (a delimited file's row) as read by the first family whose

@@ -163,6 +163,7 @@ def _bulk_statements(text: str, position: int, head: Declared
     pos = _Positions(text)
     single_line = not pos.newlines
     masks: dict[str, int] = {}
+    pairs: dict[tuple[str, str], tuple[int, int, int, int]] = {}  # ``head.pair``'s answers
     correlations: list[Correlation] = []
     independences: list[Independence] = []
     match = _BULK.match
@@ -183,7 +184,10 @@ def _bulk_statements(text: str, position: int, head: Declared
                 return None
             else:
                 second = second_marginal or second_cond
-            a, b, x, y = head.pair(first, second)
+            found_pair = pairs.get((first, second))
+            if found_pair is None:
+                found_pair = pairs[first, second] = head.pair(first, second)
+            a, b, x, y = found_pair
             start = m.start(2)
             line, column = (1, start + 1) if single_line else pos.at(start)
             span = Span(start, position, line, column)

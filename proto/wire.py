@@ -39,6 +39,80 @@ def safe_parser(cls: Any) -> Callable[[bytes], Any]:
     return parse
 
 
+class Batch:
+    """A decoded batch request (``message``) and each item's bytes as they came
+    (``raw``; None when the message holds anything but its items, in canonical framing).
+    The server keys its cache by and hands workers the items' own bytes, so a batch is
+    not re-serialised item by item."""
+
+    __slots__ = ("message", "raw")
+
+    def __init__(self, message: Any, raw: list[bytes] | None) -> None:
+        self.message, self.raw = message, raw
+
+    @property
+    def items(self) -> Any:
+        return self.message.items
+
+
+def batch_items(data: bytes) -> list[bytes] | None:
+    """Each ``items`` entry (field 1) of a serialised batch request, as bytes; None when
+    the message holds another field or a length it cannot read (``FromString`` is the
+    judge of what such a message says)."""
+    out: list[bytes] = []
+    at, end = 0, len(data)
+    while at < end:
+        if data[at] != 0x0A:
+            return None
+        at += 1
+        size = shift = 0
+        while True:
+            if at >= end or shift > 28:
+                return None
+            byte = data[at]
+            at += 1
+            size |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                break
+            shift += 7
+        if at + size > end:
+            return None
+        out.append(data[at:at + size])
+        at += size
+    return out
+
+
+def leading_field(data: bytes) -> int:
+    """The length of ``data``'s leading length-delimited field (tag, varint length and
+    content: a Verify item's premise), 0 when it does not start with one."""
+    if not data or data[0] >= 0x80 or data[0] & 7 != 2:
+        return 0
+    size, at, shift, end = 0, 1, 0, len(data)
+    while at < end and shift <= 28:
+        byte = data[at]
+        at += 1
+        size |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return at + size if at + size <= end else 0
+        shift += 7
+    return 0
+
+
+def safe_batch_parser(cls: Any) -> Callable[[bytes], Any]:
+    """``safe_parser`` for a batch request: a ``Batch`` (the message and its items'
+    bytes), or ``Undecodable``."""
+    parse = safe_parser(cls)
+
+    def parse_batch(data: bytes) -> Any:
+        message = parse(data)
+        if isinstance(message, Undecodable):
+            return message
+        raw = batch_items(data)
+        return Batch(message, raw if raw is not None and len(raw) == len(message.items)
+                     else None)
+    return parse_batch
+
+
 def _varint(n: int) -> bytes:
     out = bytearray()
     while n > 0x7F:
@@ -72,4 +146,5 @@ def stream_item(rid: int, ok: bool, data: bytes) -> bytes:
             + varint(len(data)) + data)
 
 
-__all__ = ["Undecodable", "batch_item", "outcome", "safe_parser", "stream_item", "varint"]
+__all__ = ["Batch", "Undecodable", "batch_item", "batch_items", "leading_field", "outcome",
+           "safe_batch_parser", "safe_parser", "stream_item", "varint"]

@@ -252,3 +252,26 @@ def test_rows_are_offered_their_files_name(tmp_path: Path) -> None:
     rows = [r.row for r in read_records(folder)]
     assert sum(1 for row in rows if row and row.get("task") == "AR-B_CaLM-AR") == len(raw)
     assert sum(1 for row in rows if row and "task" not in row) == len(raw)
+
+
+def test_a_files_row_namer_reads_each_row_as_named_row_does(tmp_path: Path) -> None:
+    """``row_namer`` reads the file's name once; each row comes out as ``named_row``
+    makes it (a CaLM record completed from its file's name, any other row as it is), and
+    a JSONL audit reads its rows that way in one process and in several."""
+    from causal_oracle.clients import readers
+    from causal_oracle.entry.registry import Registry
+
+    rows = [{"index": 1, "question": "q"}, {"task": "t", "index": 2}, {"premise": "p"}]
+    for name in ("ATE-P_ATE-basic_CN.jsonl", "data.jsonl", "x/AR-B_CaLM-AR_EN.json"):
+        namer = readers.row_namer(tmp_path / name)
+        for row in rows:
+            want = readers.named_row(dict(row), name)
+            assert (row if namer is None else namer(dict(row))) == want
+    assert readers.row_namer(tmp_path / "ATE-P_ATE-basic_CN.jsonl")(dict(rows[0])) != rows[0]
+    assert Registry().file_namer("ATE-P_ATE-basic_CN.jsonl") is None  # no family reads names
+    path = tmp_path / "ATE-P_ATE-basic_CN.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows * 40), encoding="utf-8")
+    one, two = (run_audit(path, workers=w).totals for w in (1, 2))
+    assert one.families.keys() == two.families.keys()
+    assert {k: v.counts.to_json() for k, v in one.families.items()} == \
+        {k: v.counts.to_json() for k, v in two.families.items()}

@@ -198,3 +198,36 @@ def test_verify_batch_and_stream_answer_as_verify_does(served: ServerThread) -> 
             assert got.reason == pb.VerifyResponse.FromString(data).reason
         else:
             assert isinstance(got, Exception)
+
+
+def test_jobs_read_off_the_items_bytes_are_the_same_jobs() -> None:
+    premises = [premise_text(n) for n in (2, 3, 4)]
+    requests = [make_request(premises[k // 5 % 3], "A directly causes B.") for k in range(30)]
+    requests[3] = pb.VerifyRequest(premise=premises[0], input="Premise: x\nHypothesis: y")
+    requests[4] = pb.VerifyRequest(premise=premises[0])  # no hypothesis: any worker
+    requests[11] = make_request(" " + premises[2] + " ", "A directly causes B.")
+    raw = [r.SerializeToString() for r in requests]
+    assert server_batch.jobs("verify", requests, 2, 4, raw) == \
+        server_batch.jobs("verify", requests, 2, 4)
+
+
+def test_a_job_frame_sends_a_shared_premise_once() -> None:
+    premise = premise_text(5)
+    items = [(make_request(premise, h).SerializeToString(), d)
+             for h, d in zip(HYPOTHESES * 3, [None, 5.0] * 9, strict=False)]
+    items.insert(4, (make_request(premise_text(3), "A directly causes B.")
+                     .SerializeToString(), None))
+    items.append((b"", None))
+    frame = server_pool.encode_job("verify", items)
+    assert server_pool.decode_job(frame) == ("verify", items)
+    assert len(frame) < sum(len(d) for d, _ in items) // 3  # premise sent 3 times, not 19
+
+
+def test_the_response_cache_counts_a_tuple_keys_parts() -> None:
+    from causal_oracle.server_cache import ResponseCache
+
+    cache = ResponseCache(items=10, max_bytes=1000)
+    cache.put(("verify", b"abc"), (True, b"12"))
+    cache.put(b"verifyabc", (True, b"12"))  # the same bytes joined: another key
+    assert cache.get(("verify", b"abc")) == (True, b"12") and cache.nbytes == 11 + 11
+    assert cache.get(("answer", b"abc")) is None

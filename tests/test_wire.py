@@ -57,3 +57,34 @@ def test_frames_parse_back(text: str, ok: bool, rid: int) -> None:
     streamed = pb.VerifyStreamResponse.FromString(wire.stream_item(rid, ok, data))
     assert streamed.id == rid
     assert (streamed.result.reason if ok else streamed.error.message) == text
+
+
+@given(st.lists(st.tuples(st.text(max_size=200), st.text(max_size=40), st.text(max_size=20)),
+                max_size=8))
+def test_batch_items_are_each_items_bytes(items: list[tuple[str, str, str]]) -> None:
+    requests = [pb.VerifyRequest(premise=p, hypothesis=h, input=i) for p, h, i in items]
+    data = pb.VerifyBatchRequest(items=requests).SerializeToString()
+    assert wire.batch_items(data) == [r.SerializeToString() for r in requests]
+    parsed = wire.safe_batch_parser(pb.VerifyBatchRequest)(data)
+    assert isinstance(parsed, wire.Batch)
+    assert parsed.raw == wire.batch_items(data) and list(parsed.items) == requests
+    for raw, request in zip(parsed.raw, requests, strict=True):
+        lead = wire.leading_field(raw)  # the first field, the premise when it is set
+        first = pb.VerifyRequest(premise=request.premise) if request.premise else \
+            pb.VerifyRequest(hypothesis=request.hypothesis) if request.hypothesis else \
+            pb.VerifyRequest(input=request.input)
+        assert raw[:lead] == first.SerializeToString()
+
+
+def test_a_batch_with_other_fields_or_bad_bytes_keeps_protobufs_reading() -> None:
+    item = pb.VerifyRequest(premise="p", hypothesis="h").SerializeToString()
+    framed = wire.BATCH_ITEMS + wire.varint(len(item)) + item
+    unknown = framed + b"\x10\x01"  # field 2, a varint: not an item
+    assert wire.batch_items(unknown) is None
+    parsed = wire.safe_batch_parser(pb.VerifyBatchRequest)(unknown)
+    assert isinstance(parsed, wire.Batch) and parsed.raw is None and len(parsed.items) == 1
+    assert wire.batch_items(framed[:-1]) is None  # cut short
+    assert isinstance(wire.safe_batch_parser(pb.VerifyBatchRequest)(framed[:-1]),
+                      wire.Undecodable)
+    assert wire.leading_field(b"") == 0 and wire.leading_field(b"\x10\x01") == 0
+    assert wire.leading_field(b"\x0a\x05ab") == 0  # a length past the end

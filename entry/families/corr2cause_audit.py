@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from causal_oracle.entry.audit_record import AuditRecord, Picture
+from causal_oracle.entry.audit_record import Outcome as Found
 from causal_oracle.entry.audit_record import record_of as outcome_of
 from causal_oracle.entry.families.corr2cause_bulk import FastVerdict
 from causal_oracle.entry.families.corr2cause_memory import Corr2CauseMemory
@@ -191,17 +192,25 @@ def _agreeing(family: str, index: int, row: Mapping[str, Any], hypothesis_col: s
     """The record ``audit_fields`` would give a row whose table label agrees with gold
     (the same fields; its outcome, agree or ambiguous, decided where every outcome is:
     ``entry.audit_record.record_of``)."""
-    kind = fast.kind.value
+    kind = fast.kind._value_  # not ``.value``: a Python-level property, on every row
     fields = {"kind": "corr2cause", "hypothesis": row[hypothesis_col], "gold": gold,
               "gold_relation": gold_relation, "relation_kind": kind,
               "num_nodes": fast.num_nodes, "derived_label": fast.label,
               "derived_relation": fast.relation, "class_size": fast.class_size,
               "holds_in": fast.holds_in, "ambiguous": fast.ambiguous,
               "certificate_checked": True}
+    facets = {"relation": kind, "variables": str(fast.num_nodes)}
     if fast.ambiguous:
         fields["ambiguous_reason"] = AMBIGUOUS
-    return outcome_of(family, {"relation": kind, "variables": str(fast.num_nodes)}, index,
-                      rid, fields)
+    if fast.relation == "inconsistent":  # not a table's answer; the general reading decides
+        return outcome_of(family, facets, index, rid, fields)
+    # what ``record_of`` reads in these fields: ambiguous (its reason), else agree (the
+    # derived label is gold's), no certificate kept, checked, no causes
+    if fast.ambiguous:
+        return AuditRecord(index, rid, Found.AMBIGUOUS, family, facets, gold, fast.label,
+                           AMBIGUOUS, None, True, [], fields)
+    return AuditRecord(index, rid, Found.AGREE, family, facets, gold, fast.label, None,
+                       None, True, [], fields)
 
 
 __all__ = ["AMBIGUOUS", "QUICK_PROFILES", "audit_fields", "class_pictures", "quick_audit",

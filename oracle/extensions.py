@@ -35,9 +35,11 @@ from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.graph import Dag, reach
 
 
-def extensions(n: int, directed: Iterable[tuple[int, int]],
-               undirected: Iterable[tuple[int, int]], limit: int = 100_000) -> Iterator[Dag]:
-    """Every DAG that orients ``undirected`` without a new v-structure or a cycle."""
+def _start(n: int, directed: Iterable[tuple[int, int]],
+           undirected: Iterable[tuple[int, int]]
+           ) -> tuple[list[int], list[int], list[int], list[tuple[int, int]]]:
+    """The search's state: parent, child and adjacency masks of the directed edges (the
+    undirected ones adjacent too) and the undirected edges to place, in order."""
     parents = [0] * n
     children = [0] * n
     adjacent = [0] * n
@@ -50,15 +52,22 @@ def extensions(n: int, directed: Iterable[tuple[int, int]],
     for a, b in todo:
         adjacent[a] |= 1 << b
         adjacent[b] |= 1 << a
+    return parents, children, adjacent, todo
+
+
+def _allowed(parents: list[int], children: list[int], adjacent: list[int], tail: int,
+             head: int) -> bool:
+    """Whether ``tail → head`` adds no new v-structure at head and no cycle (head must
+    not reach tail)."""
+    return not (parents[head] & ~adjacent[tail] & ~(1 << tail)
+                or reach(children, children[head]) >> tail & 1)
+
+
+def extensions(n: int, directed: Iterable[tuple[int, int]],
+               undirected: Iterable[tuple[int, int]], limit: int = 100_000) -> Iterator[Dag]:
+    """Every DAG that orients ``undirected`` without a new v-structure or a cycle."""
+    parents, children, adjacent, todo = _start(n, directed, undirected)
     found = 0
-
-    def reaches(source: int, target: int) -> bool:
-        return bool(reach(children, children[source]) >> target & 1)
-
-    def allowed(tail: int, head: int) -> bool:
-        if parents[head] & ~adjacent[tail] & ~(1 << tail):
-            return False  # a new v-structure at head
-        return not reaches(head, tail)
 
     def place(i: int) -> Iterator[Dag]:
         nonlocal found
@@ -71,7 +80,7 @@ def extensions(n: int, directed: Iterable[tuple[int, int]],
             return
         a, b = todo[i]
         for tail, head in ((a, b), (b, a)):
-            if allowed(tail, head):
+            if _allowed(parents, children, adjacent, tail, head):
                 parents[head] |= 1 << tail
                 children[tail] |= 1 << head
                 yield from place(i + 1)
@@ -84,18 +93,7 @@ def extensions(n: int, directed: Iterable[tuple[int, int]],
 def first_extensions(n: int, directed: Iterable[tuple[int, int]],
                      undirected: Iterable[tuple[int, int]], most: int) -> list[Dag]:
     """The first ``most`` DAGs that ``extensions`` yields, in its order."""
-    parents = [0] * n
-    children = [0] * n
-    adjacent = [0] * n
-    for tail, head in directed:
-        parents[head] |= 1 << tail
-        children[tail] |= 1 << head
-        adjacent[tail] |= 1 << head
-        adjacent[head] |= 1 << tail
-    todo = sorted((min(a, b), max(a, b)) for a, b in undirected)
-    for a, b in todo:
-        adjacent[a] |= 1 << b
-        adjacent[b] |= 1 << a
+    parents, children, adjacent, todo = _start(n, directed, undirected)
     found: list[Dag] = []
     last = len(todo)
 
@@ -107,9 +105,7 @@ def first_extensions(n: int, directed: Iterable[tuple[int, int]],
             return len(found) < most
         a, b = todo[i]
         for tail, head in ((a, b), (b, a)):
-            # no new v-structure at head, and no cycle (head must not reach tail)
-            if parents[head] & ~adjacent[tail] & ~(1 << tail) or \
-                    reach(children, children[head]) >> tail & 1:
+            if not _allowed(parents, children, adjacent, tail, head):
                 continue
             parents[head] |= 1 << tail
             children[tail] |= 1 << head

@@ -316,9 +316,13 @@ def _wire_varint(n: int) -> bytes:
 _VARINTS = [_wire_varint(n) for n in range(1 << 14)]  # every one- and two-byte varint
 
 
-def _v(n: int) -> bytes:
-    """A non-negative int as a varint (class sizes, lengths, enum values)."""
-    return _VARINTS[n] if n < 16384 else _wire_varint(n)
+def varint(n: int) -> bytes:
+    """A non-negative int as a protobuf varint (class sizes, lengths, enum values; a table
+    look-up below 2^14: most lengths)."""
+    return _VARINTS[n] if 0 <= n < 16384 else _wire_varint(n)
+
+
+_v = varint  # the packers' many call sites
 
 
 def _text(tag: bytes, value: str) -> bytes:

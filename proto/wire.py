@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from causal_oracle.proto.pack import INVALID, item_error
+from causal_oracle.proto.pack import INVALID, item_error, varint
 
 #: tags, (field number << 3) | wire type: 2 length-delimited, 0 varint
 BATCH_ITEMS = b"\x0a"  # VerifyBatchResponse.items = 1, AnswerBatchResponse.items = 1
@@ -111,23 +111,6 @@ def safe_batch_parser(cls: Any) -> Callable[[bytes], Any]:
         return Batch(message, raw if raw is not None and len(raw) == len(message.items)
                      else None)
     return parse_batch
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-_SMALL = [_varint(n) for n in range(1 << 14)]  # every one- and two-byte varint
-
-
-def varint(n: int) -> bytes:
-    """``n`` as a protobuf varint (a table look-up below 2^14: most lengths)."""
-    return _SMALL[n] if 0 <= n < 16384 else _varint(n)
 
 
 def outcome(ok: bool, data: bytes) -> bytes:

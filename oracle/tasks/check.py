@@ -63,6 +63,21 @@ def _mask(nodes: Any) -> int:
     return out
 
 
+def _drop(rows: list[int], mirror: list[int], nodes: int) -> None:
+    """Remove, in place, every edge of ``rows`` at the nodes of ``nodes`` from both sides:
+    each node's row is emptied and the node's bit cleared in ``mirror``'s row of every
+    node that row named (``rows`` children and ``mirror`` parents, or the reverse)."""
+    while nodes:
+        low = nodes & -nodes
+        nodes ^= low
+        u = low.bit_length() - 1
+        peers, rows[u] = rows[u], 0
+        while peers:
+            w = peers & -peers
+            peers ^= w
+            mirror[w.bit_length() - 1] &= ~low
+
+
 @dataclass(slots=True, eq=False)
 class _Adjacency:
     """The checker's own reading of a graph: ``parents[v]`` and ``children[v]`` bitmasks."""
@@ -105,26 +120,8 @@ class _Adjacency:
         """The graph without the edges leaving the nodes of ``out_of`` and without the
         edges entering the nodes of ``into``."""
         parents, children = list(self.parents), list(self.children)
-        rest = out_of
-        while rest:  # each edge u → w out of the set: gone from both sides
-            low = rest & -rest
-            rest ^= low
-            u = low.bit_length() - 1
-            kids, children[u] = children[u], 0
-            while kids:
-                w = kids & -kids
-                kids ^= w
-                parents[w.bit_length() - 1] &= ~low
-        rest = into
-        while rest:  # each edge p → v into the set
-            low = rest & -rest
-            rest ^= low
-            v = low.bit_length() - 1
-            ups, parents[v] = parents[v], 0
-            while ups:
-                p = ups & -ups
-                ups ^= p
-                children[p.bit_length() - 1] &= ~low
+        _drop(children, parents, out_of)  # each edge u → w out of the set
+        _drop(parents, children, into)  # each edge p → v into the set
         return _Adjacency(tuple(parents), tuple(children))
 
     def separated(self, x: int, ys: int, z: int) -> bool:

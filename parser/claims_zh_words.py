@@ -48,6 +48,7 @@ _ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--",
 _D_WORDS = (("分离", "d分离"), ("分隔", "d分离"), ("连通", "d连通"), ("连接", "d连接"),
             ("相连", "d连通"))
 _HYPHENS = frozenset("-‐－–—")
+_D_FIRST = frozenset(tail[0] for tail, _ in _D_WORDS)
 #: the words after a variable that set its value ("X为高", "X=1")
 _SETTERS = frozenset({"为", "是", "=", "等于"})
 
@@ -139,7 +140,7 @@ def scan_words(text: str, start: int, stop: int, names: ZhNames, vocabulary: fro
     """The tokens of ``text[start:stop]`` (one sentence), one linear scan
     (``vocabulary``: the templates' Chinese words; ``lengths``: their lengths by first
     character, longest first)."""
-    first = names.first
+    first, values = names.first, names.values
     out: list[Token] = []
     i = start
     while i < stop:
@@ -153,8 +154,8 @@ def scan_words(text: str, start: int, stop: int, names: ZhNames, vocabulary: fro
                 out.append(token(end[0], i, end[1]))
                 i = end[1]
                 continue
-        if len(out) > 1 and out[-1][TEXT] in _SETTERS and out[-2][KIND] is Kind.VAR \
-                and names.values:
+        if values and len(out) > 1 and out[-1][TEXT] in _SETTERS \
+                and out[-2][KIND] is Kind.VAR:
             said = names.value_at(text, i, stop, int(out[-2][TEXT][1:]))
             if said is not None:  # "X为低": the value the item gives 低
                 out.append(token(str(said[0]), i, said[1], Kind.NUMBER, raw=text[i:said[1]]))
@@ -218,14 +219,16 @@ def scan_words(text: str, start: int, stop: int, names: ZhNames, vocabulary: fro
 
 def _d_word(text: str, i: int, stop: int, names: ZhNames) -> tuple[str, int] | None:
     """"d-分离" (or "d分离", "D-分离") at ``text[i]``: the word and its end.  An upper-case
-    D without the hyphen is the variable D where the item has one ("D分离了A和B"?)."""
+    D without the hyphen is the variable D where the item has one ("D分离A和B")."""
     j = i + 1
     hyphen = j < stop and text[j] in _HYPHENS
     j += hyphen
-    if text[i] == "D" and not hyphen and names.at(text, i, stop) is not None:
+    if j >= stop or text[j] not in _D_FIRST:
         return None
     for tail, word in _D_WORDS:
         if text.startswith(tail, j) and j + len(tail) <= stop:
+            if text[i] == "D" and not hyphen and names.at(text, i, stop) is not None:
+                return None
             return word, j + len(tail)
     return None
 

@@ -240,7 +240,8 @@ def _clauses(text: str, start: int, stop: int, names: ZhNames) -> list[list[Toke
             open_prefix = False
         else:
             out.append(part)
-            open_prefix = part[0][TEXT] in _PREFIXES
+            open_prefix = part[0][TEXT] in _PREFIXES and \
+                (part[0][TEXT] != "当" or part[-1][TEXT] == "时")  # not "当然，…"
     return out
 
 

@@ -175,6 +175,8 @@ def test_probabilities_in_words() -> None:
     got = read_chinese(words, ABCDE, values={0: ("低", "高"), 1: ("高", "低")})
     assert [(c.quantity.event, c.quantity.given) for c in got if c.quantity] == [
         (((1, 0),), ((0, 0),))]
+    # "当" joins the clause after it only as a condition ("当…时"), not "当然，…"
+    assert _read("当然，A导致B。当前，A导致B。") == [("cause", (0, 1), True)] * 2
     # hedged; a value no variable has; the variable in its own condition
     assert _full("如果A为1，B为1的概率可能是0.5。A为2时B为1的概率为0.3。"
                  "当A为1时，A为1的概率为1。") == []

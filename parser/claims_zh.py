@@ -4,13 +4,13 @@ CaLM asks every question in English and in Chinese, and its Chinese replies reas
 Chinese ("C导致D，D导致E，所以C是E的祖先节点。因此答案为“是”。").  This reader does
 for Chinese what ``parser.claims`` does for English, in one linear scan of a sentence:
 
-1. **words** — Chinese has no spaces: at each character the item's declared names are
-   bound first (longest first: "收入水平", "A"; a one-letter Latin name only in its own
-   case), then the longest word of the templates' vocabulary is taken ("父节点" before
-   "父"; only the lengths the vocabulary has at that character are tried); a run of
-   Latin letters is one word (lower-cased), a number one number ("0.1234", "-0.08",
-   "26%"); quotes are dropped, full-width punctuation read as its ASCII form; a
-   character in no word makes a word no template has, so its clause is no claim;
+1. **words** (``parser.claims_zh_words``) — Chinese has no spaces: at each character
+   "d-分离" is one word, a value word after "X为" the number of that value (where the
+   item's values are given), the item's declared names are bound (longest first:
+   "收入水平", "A"; a one-letter Latin name only in its own case), then the longest
+   word of the templates' vocabulary is taken ("父节点" before "父"); a run of Latin
+   letters is one word (lower-cased), a number one number ("0.1234", "-0.08", "26%");
+   a character in no word makes a word no template has, so its clause is no claim;
 2. **sentences and clauses** — cut at 。！？；, a line break (and their ASCII forms), then
    at "，" / "," outside brackets and at a colon whose head names no variable ("步骤1："
    is dropped, "答案：是" kept); a question makes no claim, and a sentence that hedges
@@ -19,18 +19,24 @@ for Chinese what ``parser.claims`` does for English, in one linear scan of a sen
    before a name; a condition said first ("给定C，…") stays with the clause after it;
    "用B代表考试成绩" makes B a name of 考试成绩 for the rest of the reply;
 3. **templates** — each clause parses whole as one of ``claims_zh.lark`` or is no
-   claim; negation (不, 没有, 并非, 无法, …) is read.
+   claim; negation (不, 没有, 并非, 无法, …) is read.  A claim about "any node"
+   ("E没有导致任何节点", "A没有父节点") is one claim per other variable of the item,
+   all at the clause's span: it is false where one of them is.
 
 >>> [(c.kind.value, c.variables, c.polarity) for c in read_chinese(
 ...     "C导致D，所以C是E的祖先节点。A不是E的父节点。因此答案为“是”。",
 ...     ("A", "C", "D", "E"))]
 [('cause', (1, 2), True), ('cause', (1, 3), True), ('edge', (0, 3), False), ('answer', (), True)]
+>>> [(c.kind.value, c.variables, c.polarity) for c in read_chinese(
+...     "E没有导致任何节点。", ("A", "C", "E"))]
+[('cause', (2, 0), False), ('cause', (2, 1), False)]
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -53,7 +59,14 @@ from causal_oracle.parser.claims_text import (
     Token,
     token,
 )
-from causal_oracle.parser.claims_zh_templates import ZhClaims
+from causal_oracle.parser.claims_zh_templates import ANY, ZhClaims
+from causal_oracle.parser.claims_zh_words import (
+    INTRODUCERS,
+    ZhNames,
+    has_chinese,
+    is_cjk,
+    scan_words,
+)
 
 #: at most this many sentences of one reply are read
 MAX_SENTENCES = 400
@@ -81,11 +94,9 @@ _LEAD_PAIRS = frozenset({("可以", "看出"), ("可以", "得出"), ("可以", 
 #: words that carry no claim: dropped everywhere
 FILLERS = frozenset({"也", "都", "确实", "一定", "就", "还", "并", "的确", "实际上", "均",
                      "一个", "必然", "显然"})
-#: dropped before a bound name ("节点B是节点C的原因")
-INTRODUCERS = frozenset({"节点", "变量", "结点"})
 #: a clause starting with one of these is a condition or a pair said first: it is read
 #: together with the clause after it
-_PREFIXES = frozenset({"给定", "在", "以", "对于"})
+_PREFIXES = frozenset({"给定", "在", "以", "对于", "当"})
 #: an example in brackets after these words is no part of the claim
 _EXAMPLES = frozenset({"例如", "比如", "如", "譬如"})
 #: words no template has that a definition or heading uses
@@ -93,38 +104,9 @@ _OTHER = frozenset({"用", "令", "设", "可以", "有序"})
 #: words that define a name ("用B代表考试成绩", "B表示考试成绩")
 _DEFINES = frozenset({"代表", "表示", "指代"})
 
-_PUNCT = {"，": ",", ",": ",", "、": "、", "：": ":", ":": ":", "（": "(", "(": "(",
-          "）": ")", ")": ")", "｛": "{", "{": "{", "｝": "}", "}": "}", "＝": "=",
-          "=": "=", "｜": "|", "|": "|", "＞": ">", ">": ">", "＜": "<", "<": "<",
-          "≈": "≈"}
 #: a sentence's end: 。！？；, their ASCII forms, a line break, a full stop before no digit
 _END = re.compile(r"[。！？；!?;\n\r]|\.(?!\d)")
 _QUESTIONS = frozenset("？?")
-_QUOTES = frozenset("“”‘’\"'「」『』《》`*【】[]")
-_ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
-           ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
-           ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"))
-
-
-#: a CJK ideograph (one character class: a linear search, in C)
-_IDEOGRAPH = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
-
-
-def has_chinese(text: str) -> bool:
-    """Whether ``text`` has a CJK ideograph (its sentences are read by this module)."""
-    return _IDEOGRAPH.search(text) is not None
-
-
-def _cjk(ch: str) -> bool:
-    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
-
-
-_LATIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def _latin(ch: str) -> bool:
-    return ch in _LATIN
-
 
 @cache
 def _lengths() -> dict[str, tuple[int, ...]]:
@@ -144,7 +126,7 @@ def _parser() -> tuple[Lark, frozenset[str]]:
     literals = {str(t.pattern.value) for t in parser.terminals
                 if isinstance(t.pattern, PatternStr)}
     extra = HEDGES | LEADS | FILLERS | INTRODUCERS | _DEFINES | _EXAMPLES | _OTHER
-    words = frozenset(w for w in literals | extra if any(map(_cjk, w)))
+    words = frozenset(w for w in literals | extra if any(map(is_cjk, w)))
     return parser, words
 
 
@@ -168,113 +150,6 @@ def _parse_words(words: tuple[str, ...]) -> tuple[Claim, ...] | None:
     if not groups:
         return None
     return tuple(c for group in groups for c in group)
-
-
-class ZhNames:
-    """The item's names (and a reply's own) by first character, longest first."""
-
-    def __init__(self, index: Mapping[str, int]) -> None:
-        self.table: dict[str, list[tuple[str, int]]] = {}
-        #: every character a name may start with (both cases of a Latin one)
-        self.first: set[str] = set()
-        self.defined = 0
-        for name, i in index.items():
-            self.add(name, i)
-
-    def add(self, name: str, index: int) -> None:
-        name = " ".join(name.split())
-        if not name:
-            return
-        key = name if len(name) == 1 else name.lower()  # one letter: its own case only
-        self.first.update((key[0], key[0].upper()))
-        options = self.table.setdefault(key[0], [])
-        options.append((key, index))
-        options.sort(key=lambda o: -len(o[0]))
-
-    def at(self, text: str, i: int, stop: int) -> tuple[int, int] | None:
-        """The name starting at ``text[i]`` (its index and end), if any."""
-        options = self.table.get(text[i]) or self.table.get(text[i].lower())
-        if not options:
-            return None
-        for key, index in options:
-            end = i + len(key)
-            if end > stop:
-                continue
-            piece = text[i:end]
-            if (piece if len(key) == 1 else piece.lower()) != key:
-                continue
-            if _latin(key[-1]) and end < stop and _latin(text[end]):
-                continue  # "A" inside "ATE"
-            if _latin(key[0]) and i > 0 and _latin(text[i - 1]):
-                continue
-            return index, end
-        return None
-
-
-def _words(text: str, start: int, stop: int, names: ZhNames) -> list[Token]:
-    """The tokens of ``text[start:stop]`` (one sentence), one linear scan."""
-    vocabulary, lengths, first = _parser()[1], _lengths(), names.first
-    out: list[Token] = []
-    i = start
-    while i < stop:
-        ch = text[i]
-        if ch.isspace() or ch in _QUOTES:
-            i += 1
-            continue
-        hit = names.at(text, i, stop) if ch in first else None
-        if hit is not None:
-            index, end = hit
-            if out and out[-1][TEXT] in INTRODUCERS:
-                out.pop()
-            out.append(token(f"V{index}", i, end, Kind.VAR))
-            i = end
-            continue
-        if _cjk(ch):
-            size = 1  # a lone character in no word: a word no template has
-            for n in lengths.get(ch, ()):
-                if i + n <= stop and (n == 1 or text[i:i + n] in vocabulary):
-                    size = n
-                    break
-            out.append(token(text[i:i + size], i, i + size))
-            i += size
-            continue
-        if ch.isdigit() or (ch in "-−" and i + 1 < stop and text[i + 1].isdigit()
-                            and (not out or out[-1][KIND] is not Kind.NUMBER)
-                            and not (i > start and text[i - 1] in _LATIN)):
-            j = i + 1
-            while j < stop and (text[j].isdigit() or (text[j] == "." and j + 1 < stop
-                                                      and text[j + 1].isdigit())):
-                j += 1
-            if j < stop and text[j] in "%％":
-                j += 1
-            raw = text[i:j]
-            out.append(token(raw.replace("−", "-").replace("％", "%"), i, j, Kind.NUMBER,
-                             raw=raw))
-            i = j
-            continue
-        if ch in _LATIN:
-            j = i + 1
-            while j < stop and text[j] in _LATIN:
-                j += 1
-            raw = text[i:j]
-            word = "P" if raw in ("P", "p", "Pr") and j < stop and text[j] in "(（" \
-                else raw.lower()
-            out.append(token(word, i, j, Kind.WORD, raw=raw))
-            i = j
-            continue
-        for arrow, name in _ARROWS:
-            if text.startswith(arrow, i):
-                out.append(token(name, i, i + len(arrow), Kind.SYMBOL))
-                i += len(arrow)
-                break
-        else:
-            symbol = _PUNCT.get(ch)
-            if symbol is not None:
-                out.append(token(symbol, i, i + 1, Kind.SYMBOL))
-            else:
-                out.append(token("\0", i, i + 1, Kind.SYMBOL))  # in no template
-            i += 1
-    return out
 
 
 def _define(tokens: list[Token], names: ZhNames) -> bool:
@@ -349,7 +224,8 @@ def _clauses(text: str, start: int, stop: int, names: ZhNames) -> list[list[Toke
     the clause after it."""
     parts: list[list[Token]] = []
     for _ in range(MAX_DEFINED + 1):
-        more, resume = _cut(_words(text, start, stop, names), names)
+        tokens = scan_words(text, start, stop, names, _parser()[1], _lengths())
+        more, resume = _cut(tokens, names)
         parts.extend(more)
         if resume is None:
             break
@@ -364,7 +240,8 @@ def _clauses(text: str, start: int, stop: int, names: ZhNames) -> list[list[Toke
             open_prefix = False
         else:
             out.append(part)
-            open_prefix = part[0][TEXT] in _PREFIXES
+            open_prefix = part[0][TEXT] in _PREFIXES and \
+                (part[0][TEXT] != "当" or part[-1][TEXT] == "时")  # not "当然，…"
     return out
 
 
@@ -384,6 +261,13 @@ def sentences(text: str, start: int = 0, stop: int | None = None
     return out
 
 
+@dataclass(slots=True)
+class ZhClause(Clause):
+    """A Chinese clause with the variables "any node" ranges over (its item's)."""
+
+    universe: tuple[int, ...] = ()
+
+
 def clauses_zh(text: str, start: int, stop: int, names: ZhNames) -> list[Clause]:
     """The clauses of one sentence ``text[start:stop]`` that may hold a claim."""
     if stop - start > MAX_SENTENCE_CHARS:
@@ -391,23 +275,44 @@ def clauses_zh(text: str, start: int, stop: int, names: ZhNames) -> list[Clause]
     parts = _clauses(text, start, stop, names)
     if any(t[TEXT] in HEDGES for part in parts for t in part):
         return []
-    return [Clause([t[TEXT] for t in p], p[0][START], p[-1][END], p) for p in parts]
+    return [ZhClause([t[TEXT] for t in p], p[0][START], p[-1][END], p, names.universe)
+            for p in parts]
+
+
+def _every(claim: Claim, universe: tuple[int, ...]) -> list[Claim]:
+    """A claim about "any node" as one claim per other variable of the item (none
+    without the item's variables: a claim about nodes no one listed is no claim)."""
+    at = claim.variables.index(ANY)
+    named = {v for v in claim.variables if v != ANY}
+    return [replace(claim, variables=(*claim.variables[:at], u, *claim.variables[at + 1:]))
+            for u in universe if u not in named]
 
 
 def read_clause_zh(clause: Clause) -> list[Claim]:
-    """The claims of one Chinese clause (none when it is not one of the templates)."""
+    """The claims of one Chinese clause (none when it is not one of the templates); a
+    claim about "any node" is one claim per other variable of the item, all at the
+    clause's span."""
     claims = _parse_words(tuple(clause.words))
     if not claims:
         return []
     span = (clause.start, clause.end)
-    return [c.at(span) for c in claims]
+    universe = clause.universe if isinstance(clause, ZhClause) else ()
+    out: list[Claim] = []
+    for c in claims:
+        if ANY in c.variables:
+            out.extend(e.at(span) for e in _every(c, universe))
+        else:
+            out.append(c.at(span))
+    return out
 
 
 def read_chinese(text: str, names: tuple[str, ...] | ZhNames,
-                 aliases: Mapping[str, int] | None = None) -> list[Claim]:
-    """Every claim of a Chinese ``text`` about the variables ``names``, in reading order."""
+                 aliases: Mapping[str, int] | None = None,
+                 values: Mapping[int, tuple[str, str]] | None = None) -> list[Claim]:
+    """Every claim of a Chinese ``text`` about the variables ``names`` (``values``: each
+    variable's value words, see ``ZhNames``), in reading order."""
     table = names if isinstance(names, ZhNames) else \
-        ZhNames({**{n: i for i, n in enumerate(names)}, **(aliases or {})})
+        ZhNames({**{n: i for i, n in enumerate(names)}, **(aliases or {})}, values)
     out: list[Claim] = []
     for n, (start, stop, question) in enumerate(sentences(text)):
         if n == MAX_SENTENCES:
@@ -423,5 +328,5 @@ def vocabulary() -> frozenset[str]:
     return _parser()[1]
 
 
-__all__ = ["MAX_SENTENCES", "ZhNames", "clauses_zh", "has_chinese", "read_chinese",
+__all__ = ["MAX_SENTENCES", "ZhClause", "ZhNames", "clauses_zh", "has_chinese", "read_chinese",
            "read_clause_zh", "sentences", "vocabulary"]

@@ -5,6 +5,11 @@ reply, the kind it claims (``tests/reasoning_render.READ_AS`` names the kinds th
 reader may report for it) and its truth (``true``, ``false``, ``not_decidable``).  A
 read claim *matches* an annotation when its span lies inside the annotated text's
 place in the reply and its kind is one of the annotation's.
+
+An annotation with ``"every": true`` is a claim about "any node" ("E没有导致任何节点"),
+read as one claim per other variable: its truth is theirs together — false when one of
+them is false (with its witness), not decidable when none is false and one is not
+decidable, true when all are true.
 """
 
 from __future__ import annotations
@@ -72,6 +77,9 @@ def measure(reply: str, annotations: Iterable[Mapping[str, Any]], result: Any,
         tally.matched_annotations += 1
         used.update(hits)
         verdicts = {claims[i].verdict.value for i in hits}
+        if a.get("every"):
+            verdicts = {next((v for v in ("false", "not_decidable") if v in verdicts), "true")}
+            hits = [i for i in hits if claims[i].verdict.value in verdicts]
         if verdicts == {a["truth"]} and all(claims[i].why for i in hits):
             tally.verdict_right += 1
             tally.false_caught += a["truth"] == "false"

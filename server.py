@@ -67,8 +67,10 @@ from causal_oracle.proto.wire import (
     Undecodable,
     batch_item,
     outcome,
+    premise_field,
     safe_batch_parser,
     safe_parser,
+    split_premise,
     stream_item,
 )
 from causal_oracle.server_batch import jobs
@@ -190,15 +192,21 @@ class OracleServicer:
         return None
 
     async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None,
-                     raw: Sequence[bytes] | None = None) -> list[tuple[bool, bytes]]:
-        """``(ok, bytes)`` per request, in order: cache hits at once, misses via the pool
-        (all jobs in flight together): each premise's Verify items as jobs for the
-        worker of its slot, the rest in chunks of ``STREAM_BATCH`` (``server_batch``).
-        ``raw``: each request's bytes as received (a ``Batch``'s), which key the cache
-        and go to the workers as they are; else each request is serialised here."""
-        out: list[tuple[bool, bytes] | None] = [None] * len(requests)
-        misses: list[tuple[int, tuple[str, bytes]]] = []  # position, (kind, request bytes)
+                     raw: Sequence[bytes] | None = None, groups: Sequence[Any] = ()
+                     ) -> list[tuple[bool, bytes]]:
+        """``(ok, bytes)`` per request, then per item of each of ``groups`` (a batch's
+        ``VerifyGroup``s), in order: cache hits at once, misses via the pool (all jobs in
+        flight together): each premise's Verify items as jobs for the worker of its
+        slot, the rest in chunks of ``STREAM_BATCH`` (``server_batch``).  ``raw``: each
+        request's bytes as received (a ``Batch``'s), which key the cache and go to the
+        workers as they are; else each request is serialised here.  An item is keyed
+        and shipped as its premise field and the rest of its bytes
+        (``wire.split_premise``): a group's items share their premise's one object."""
+        out: list[tuple[bool, bytes] | None] = [None] * (
+            len(requests) + sum(len(g.items) for g in groups))
+        misses: list[tuple[int, tuple[str, bytes, bytes]]] = []  # position, cache key
         limit, get = self.service.limits.text_bytes, self.cache.get
+        verify, last = kind == "verify", b""
         for i in range(len(requests)):
             data = raw[i] if raw is not None else None
             # an item's text fields are no longer than its bytes: within the limit, no
@@ -211,17 +219,37 @@ class OracleServicer:
                     continue
                 if data is None:
                     data = request.SerializeToString()
-            key = (kind, data)
+            head, rest = split_premise(data, last) if verify else (b"", data)
+            key, last = (kind, head, rest), head
             hit = get(key)
             if hit is not None:
                 out[i] = hit
             else:
                 misses.append((i, key))
-        missed = [requests[i] for i, _ in misses]
-        todo = jobs(kind, missed, self.pool.workers, STREAM_BATCH,
-                    [key[1] for _, key in misses] if raw is not None else None)
+        i = len(requests)
+        for group in groups:
+            head = premise_field(group.premise)
+            # the premise's limit, checked once for the group's items
+            over = self._precheck(pb.VerifyRequest(premise=group.premise)) \
+                if len(head) > limit else None
+            for item in group.items:
+                rest = item.SerializeToString()
+                error = _grouped_error(item) or over or (
+                    self._precheck(item) if len(rest) > limit else None)
+                if error is not None:
+                    out[i] = (False, error.SerializeToString())
+                else:
+                    key = (kind, head, rest)
+                    hit = get(key)
+                    if hit is not None:
+                        out[i] = hit
+                    else:
+                        misses.append((i, key))
+                i += 1
+        todo = jobs(kind, [key[1] for _, key in misses], self.pool.workers, STREAM_BATCH)
         results = await asyncio.gather(*(
-            self.pool.run(kind, [(misses[k][1][1], deadline) for k in job], slot)
+            self.pool.run(kind, [(misses[k][1][1], misses[k][1][2], deadline) for k in job],
+                          slot)
             for slot, job in todo))
         for (_, job), done in zip(todo, results, strict=True):
             for k, (ok, data) in zip(job, done, strict=True):
@@ -250,12 +278,19 @@ class OracleServicer:
                      ) -> bytes:
         if isinstance(request, Undecodable):
             await _abort(context, request.error)
-        if len(request.items) > MAX_BATCH_ITEMS:
+        groups = getattr(request, "groups", ())
+        count = len(request.items) + sum(len(g.items) for g in groups)
+        if count > MAX_BATCH_ITEMS:
             await _abort(context, item_error(EXHAUSTED, "budget_exceeded", f"the batch has "
-                                              f"{len(request.items):,} items; the limit is "
-                                              f"{MAX_BATCH_ITEMS:,}", "items"))
+                                              f"{count:,} items (its items and its groups'); "
+                                              f"the limit is {MAX_BATCH_ITEMS:,}", "items"))
+        for k, group in enumerate(groups):
+            if not group.items:
+                await _abort(context, item_error(INVALID, "input_error", f"group {k} (from "
+                                                  "0) has no items: a group gives a premise "
+                                                  "and at least one item", "groups"))
         results = await self._items(kind, request.items, _deadline(context),
-                                    getattr(request, "raw", None))
+                                    getattr(request, "raw", None), groups)
         return b"".join(batch_item(outcome(ok, data)) for ok, data in results)
 
     async def VerifyBatch(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
@@ -303,7 +338,8 @@ class OracleServicer:
             async for item in request_iterator:
                 if isinstance(item, Undecodable):
                     await _abort(context, item.error)
-                hit = self.cache.get(("verify", item.request.SerializeToString()))
+                hit = self.cache.get(("verify",
+                                      *split_premise(item.request.SerializeToString())))
                 if hit is not None and hit[0]:
                     async with write_lock:
                         await context.write(stream_item(item.id, True, hit[1]))
@@ -322,6 +358,18 @@ class OracleServicer:
                 task.cancel()
             if running:  # collect them: no "exception was never retrieved" in the log
                 await asyncio.gather(*list(running), return_exceptions=True)
+
+
+def _grouped_error(item: pb.VerifyRequest) -> pb.ItemError | None:
+    """The error of an item of a ``VerifyGroup`` that gives what the group gives."""
+    if item.premise:
+        return item_error(INVALID, "input_error", "an item of a group takes the group's "
+                          "premise: leave the item's premise empty", "premise")
+    if item.input:
+        return item_error(INVALID, "input_error", "an item of a group gives a hypothesis, "
+                          "not input (the published layout of premise and hypothesis)",
+                          "input")
+    return None
 
 
 # ---- serving ----------------------------------------------------------------------------------

@@ -6,6 +6,9 @@
 ...         ...
 
 * ``verify`` / ``answer`` — unary calls with a deadline (``timeout`` seconds);
+* ``verify_batch`` / ``answer_batch`` — many items in one call, results in request
+  order; requests that share a premise go as a ``VerifyGroup``, the premise once
+  (``batch_request``);
 * ``verify_many`` — batching over the ``VerifyStream`` stream: requests are sent
   with ids, at most ``max_in_flight`` unanswered at a time, and the responses
   come back in the order of the requests;
@@ -54,7 +57,7 @@ from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
 from causal_oracle.proto.pack import task_answer_of
 
 __all__ = ["AsyncOracleClient", "DeadlineExceeded", "OracleClient", "RemoteError",
-           "RemoteResult", "Unreachable", "error_from_item",
+           "RemoteResult", "Unreachable", "batch_request", "error_from_item",
            "error_from_rpc", "make_request", "pb"]
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -117,8 +120,56 @@ def _channel_credentials(root_certificates: bytes | None, client_key: bytes | No
 
 def _outcomes(items: Iterable[Any]) -> list[Any]:
     """Batch response items → responses, or the oracle's exceptions for failed items."""
-    return [getattr(i, i.WhichOneof("outcome")) if i.WhichOneof("outcome") == "result"
-            else error_from_item(i.error) for i in items]
+    return [i.result if i.WhichOneof("outcome") == "result" else error_from_item(i.error)
+            for i in items]
+
+
+def batch_request(requests: Iterable[pb.VerifyRequest], group: bool = True
+                  ) -> tuple[pb.VerifyBatchRequest, list[int]]:
+    """The ``VerifyBatch`` message for ``requests``, and for each of its response items
+    the position of the request it answers.  Requests that share their premise with
+    another go as a ``VerifyGroup`` (the premise once, each item without it), the rest
+    as they are: a dataset's batch, which repeats each premise many times, is a
+    fraction of the bytes to send and for the server to read.  The server answers
+    ``items`` first, then each group's items (``oracle.proto``).  ``group=False``: every
+    request as its own item (for a server from before groups)."""
+    requests = list(requests)
+    if not group:
+        return pb.VerifyBatchRequest(items=requests), list(range(len(requests)))
+    by_premise: dict[str, list[int]] = {}
+    last, run = None, None  # the last premise seen, its positions (a batch has runs)
+    for k, request in enumerate(requests):
+        premise = request.premise
+        if not premise or request.input:
+            continue
+        if premise != last:
+            last, run = premise, by_premise.setdefault(premise, [])
+        run.append(k)  # type: ignore[union-attr]
+    batch = pb.VerifyBatchRequest()
+    shared = {k for positions in by_premise.values() if len(positions) > 1 for k in positions}
+    order = [k for k in range(len(requests)) if k not in shared]
+    batch.items.extend(requests[k] for k in order)
+    for premise, positions in by_premise.items():
+        if len(positions) < 2:
+            continue
+        group = batch.groups.add(premise=premise)
+        for k in positions:
+            item = group.items.add()
+            item.CopyFrom(requests[k])
+            item.ClearField("premise")
+        order += positions
+    return batch, order
+
+
+def _in_order(results: list[Any], order: list[int], target: str) -> list[Any]:
+    """Response items (in the batch's order) back in the order of the requests."""
+    if len(results) != len(order):  # a server from before groups skips them
+        raise RemoteError(f"{target} answered {len(results)} of {len(order)} items: a "
+                          "server that does not know VerifyGroup; send group=False")
+    out: list[Any] = [None] * len(order)
+    for k, result in zip(order, results, strict=True):
+        out[k] = result
+    return out
 
 
 class OracleClient:
@@ -203,11 +254,15 @@ class OracleClient:
                                           timeout=timeout))
 
     def verify_batch(self, requests: Iterable[pb.VerifyRequest], *,
-                     timeout: float | None = None) -> list[pb.VerifyResponse | Exception]:
+                     timeout: float | None = None, group: bool = True
+                     ) -> list[pb.VerifyResponse | Exception]:
         """Many items in one ``VerifyBatch`` call; results in request order, a failed item
-        as its exception (``ParseError``, ``BudgetExceeded``, …)."""
-        batch = pb.VerifyBatchRequest(items=list(requests))
-        return _outcomes(self._call(self._stub.VerifyBatch, batch, timeout).items)
+        as its exception (``ParseError``, ``BudgetExceeded``, …).  A premise that several
+        requests share is sent once (``batch_request``; ``group=False``: not, for a
+        server from before ``VerifyGroup``)."""
+        batch, order = batch_request(requests, group)
+        response = self._call(self._stub.VerifyBatch, batch, timeout)
+        return _in_order(_outcomes(response.items), order, self.target)
 
     def answer_batch(self, requests: Iterable[pb.AnswerRequest], *,
                      timeout: float | None = None) -> list[pb.AnswerResponse | Exception]:
@@ -352,6 +407,15 @@ class AsyncOracleClient:
         if model_answer is not None:
             request.model_answer = model_answer
         return await self._call(self._stub.Answer, request, timeout)
+
+    async def verify_batch(self, requests: Iterable[pb.VerifyRequest], *,
+                           timeout: float | None = None, group: bool = True
+                           ) -> list[pb.VerifyResponse | Exception]:
+        """As ``OracleClient.verify_batch``: one ``VerifyBatch`` call, a premise shared by
+        several requests sent once (``batch_request``), results in request order."""
+        batch, order = batch_request(requests, group)
+        response = await self._call(self._stub.VerifyBatch, batch, timeout)
+        return _in_order(_outcomes(response.items), order, self.target)
 
     async def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         response = await self._call(self._health.Check,

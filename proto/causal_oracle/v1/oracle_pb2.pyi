@@ -336,10 +336,20 @@ class Reasoning(_message.Message):
     def __init__(self, supported: _Optional[bool] = ..., claims: _Optional[_Iterable[_Union[ReasoningClaim, _Mapping]]] = ..., contradictions: _Optional[_Iterable[_Union[ReasoningContradiction, _Mapping]]] = ..., true_claims: _Optional[int] = ..., false_claims: _Optional[int] = ..., not_decidable: _Optional[int] = ..., score: _Optional[float] = ..., lucky: _Optional[bool] = ..., unsupported: _Optional[bool] = ...) -> None: ...
 
 class VerifyBatchRequest(_message.Message):
-    __slots__ = ("items",)
+    __slots__ = ("items", "groups")
     ITEMS_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
     items: _containers.RepeatedCompositeFieldContainer[VerifyRequest]
-    def __init__(self, items: _Optional[_Iterable[_Union[VerifyRequest, _Mapping]]] = ...) -> None: ...
+    groups: _containers.RepeatedCompositeFieldContainer[VerifyGroup]
+    def __init__(self, items: _Optional[_Iterable[_Union[VerifyRequest, _Mapping]]] = ..., groups: _Optional[_Iterable[_Union[VerifyGroup, _Mapping]]] = ...) -> None: ...
+
+class VerifyGroup(_message.Message):
+    __slots__ = ("premise", "items")
+    PREMISE_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    premise: str
+    items: _containers.RepeatedCompositeFieldContainer[VerifyRequest]
+    def __init__(self, premise: _Optional[str] = ..., items: _Optional[_Iterable[_Union[VerifyRequest, _Mapping]]] = ...) -> None: ...
 
 class VerifyItem(_message.Message):
     __slots__ = ("result", "error")

@@ -23,9 +23,10 @@ nobody's work runs on for nobody; an LRU of serialised responses bounded in item
 and bytes (``server_cache``)
 answers repeated items without a round trip, and responses are framed without
 re-encoding (``proto/wire.py``).  ``VerifyBatch``/``AnswerBatch`` carry many items
-per message (order kept) for throughput; a batch's (or a stream's) Verify items go by
-premise to one worker each, which answers a premise's items off its class's relation
-tables (``server_batch``).  The configuration is ``server_config``.
+per message (order kept) for throughput, and a ``VerifyBatch`` may send a premise once
+for its items (``VerifyGroup``); a batch's (or a stream's) Verify items go by premise
+to one worker each (``server_items``), which answers a premise's items off its
+class's relation tables (``server_batch``).  The configuration is ``server_config``.
 
 Operations: binds 127.0.0.1 by default; optional TLS and mutual TLS (client
 certificates); health checking (``grpc.health.v1``); server reflection unless
@@ -59,7 +60,7 @@ from grpc_status import rpc_status
 from causal_oracle import entry as svc
 from causal_oracle import serve_options
 from causal_oracle.auth import interceptor as token_interceptor
-from causal_oracle.entry import BudgetExceeded, InputError
+from causal_oracle.entry import InputError
 from causal_oracle.entry.limits import MAX_BATCH_ITEMS
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
@@ -67,13 +68,11 @@ from causal_oracle.proto.wire import (
     Undecodable,
     batch_item,
     outcome,
-    premise_field,
     safe_batch_parser,
     safe_parser,
     split_premise,
     stream_item,
 )
-from causal_oracle.server_batch import jobs
 from causal_oracle.server_cache import ResponseCache
 from causal_oracle.server_config import (
     DEFAULT_CACHE_ITEMS,
@@ -82,6 +81,7 @@ from causal_oracle.server_config import (
     config_of,
     default_workers,
 )
+from causal_oracle.server_items import STREAM_BATCH, ItemAnswerer
 from causal_oracle.server_pool import WorkerPool
 
 log = logging.getLogger("causal_oracle.server")
@@ -89,7 +89,6 @@ log = logging.getLogger("causal_oracle.server")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Oracle"].full_name
 MAX_RECEIVE_BYTES = 16 * 1024 * 1024  # gRPC message limits (explicit, not the defaults)
 MAX_SEND_BYTES = 64 * 1024 * 1024
-STREAM_BATCH = 64  # at most this many stream items go to a worker at once
 STREAM_WINDOW = 4096  # stream items waiting for a worker (back-pressure on the reader)
 
 INVALID, EXHAUSTED, DEADLINE = pack.INVALID, pack.EXHAUSTED, pack.DEADLINE
@@ -157,6 +156,7 @@ class OracleServicer:
                  cache_bytes: int = DEFAULT_CACHE_MB << 20) -> None:
         self.pool, self.service = pool, service
         self.cache = ResponseCache(cache_items, cache_bytes)
+        self._items = ItemAnswerer(pool, service, self.cache).answer
 
     def handlers(self) -> grpc.GenericRpcHandler:
         def unary(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
@@ -178,86 +178,6 @@ class OracleServicer:
                 request_deserializer=safe_parser(pb.VerifyStreamRequest),
                 response_serializer=bytes),
         })
-
-    def _precheck(self, request: Any) -> pb.ItemError | None:
-        """Size limits on the event loop, before a worker sees the request."""
-        if request.ByteSize() <= self.service.limits.text_bytes:
-            return None
-        for field in ("premise", "hypothesis", "input", "prompt", "model_answer"):
-            if field in request.DESCRIPTOR.fields_by_name:
-                try:
-                    self.service.check_text(getattr(request, field), field)
-                except BudgetExceeded as error:
-                    return item_error(EXHAUSTED, "budget_exceeded", str(error), field)
-        return None
-
-    async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None,
-                     raw: Sequence[bytes] | None = None, groups: Sequence[Any] = ()
-                     ) -> list[tuple[bool, bytes]]:
-        """``(ok, bytes)`` per request, then per item of each of ``groups`` (a batch's
-        ``VerifyGroup``s), in order: cache hits at once, misses via the pool (all jobs in
-        flight together): each premise's Verify items as jobs for the worker of its
-        slot, the rest in chunks of ``STREAM_BATCH`` (``server_batch``).  ``raw``: each
-        request's bytes as received (a ``Batch``'s), which key the cache and go to the
-        workers as they are; else each request is serialised here.  An item is keyed
-        and shipped as its premise field and the rest of its bytes
-        (``wire.split_premise``): a group's items share their premise's one object."""
-        out: list[tuple[bool, bytes] | None] = [None] * (
-            len(requests) + sum(len(g.items) for g in groups))
-        misses: list[tuple[int, tuple[str, bytes, bytes]]] = []  # position, cache key
-        limit, get = self.service.limits.text_bytes, self.cache.get
-        verify, last = kind == "verify", b""
-        for i in range(len(requests)):
-            data = raw[i] if raw is not None else None
-            # an item's text fields are no longer than its bytes: within the limit, no
-            # field can be over it (``_precheck`` would pass it)
-            if data is None or len(data) > limit:
-                request = requests[i]
-                error = self._precheck(request)
-                if error is not None:
-                    out[i] = (False, error.SerializeToString())
-                    continue
-                if data is None:
-                    data = request.SerializeToString()
-            head, rest = split_premise(data, last) if verify else (b"", data)
-            key, last = (kind, head, rest), head
-            hit = get(key)
-            if hit is not None:
-                out[i] = hit
-            else:
-                misses.append((i, key))
-        i = len(requests)
-        for group in groups:
-            head = premise_field(group.premise)
-            # the premise's limit, checked once for the group's items
-            over = self._precheck(pb.VerifyRequest(premise=group.premise)) \
-                if len(head) > limit else None
-            for item in group.items:
-                rest = item.SerializeToString()
-                error = _grouped_error(item) or over or (
-                    self._precheck(item) if len(rest) > limit else None)
-                if error is not None:
-                    out[i] = (False, error.SerializeToString())
-                else:
-                    key = (kind, head, rest)
-                    hit = get(key)
-                    if hit is not None:
-                        out[i] = hit
-                    else:
-                        misses.append((i, key))
-                i += 1
-        todo = jobs(kind, [key[1] for _, key in misses], self.pool.workers, STREAM_BATCH)
-        results = await asyncio.gather(*(
-            self.pool.run(kind, [(misses[k][1][1], misses[k][1][2], deadline) for k in job],
-                          slot)
-            for slot, job in todo))
-        for (_, job), done in zip(todo, results, strict=True):
-            for k, (ok, data) in zip(job, done, strict=True):
-                i, key = misses[k]
-                out[i] = (ok, data)
-                if ok or pb.ItemError.FromString(data).code == INVALID:
-                    self.cache.put(key, (ok, data))
-        return out  # type: ignore[return-value]
 
     async def _unary(self, kind: str, request: Any, context: grpc.aio.ServicerContext
                      ) -> bytes:
@@ -358,18 +278,6 @@ class OracleServicer:
                 task.cancel()
             if running:  # collect them: no "exception was never retrieved" in the log
                 await asyncio.gather(*list(running), return_exceptions=True)
-
-
-def _grouped_error(item: pb.VerifyRequest) -> pb.ItemError | None:
-    """The error of an item of a ``VerifyGroup`` that gives what the group gives."""
-    if item.premise:
-        return item_error(INVALID, "input_error", "an item of a group takes the group's "
-                          "premise: leave the item's premise empty", "premise")
-    if item.input:
-        return item_error(INVALID, "input_error", "an item of a group gives a hypothesis, "
-                          "not input (the published layout of premise and hypothesis)",
-                          "input")
-    return None
 
 
 # ---- serving ----------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from causal_oracle.clients.remote_batch import batch_request, in_order, outcomes
 from causal_oracle.clients.remote_codec import (
     DeadlineExceeded,
     RemoteError,
@@ -116,60 +117,6 @@ def _channel_credentials(root_certificates: bytes | None, client_key: bytes | No
     (mutual TLS, for a server started with ``--tls-client-ca``)."""
     return grpc.ssl_channel_credentials(root_certificates=root_certificates,
                                         private_key=client_key, certificate_chain=client_cert)
-
-
-def _outcomes(items: Iterable[Any]) -> list[Any]:
-    """Batch response items → responses, or the oracle's exceptions for failed items."""
-    return [i.result if i.WhichOneof("outcome") == "result" else error_from_item(i.error)
-            for i in items]
-
-
-def batch_request(requests: Iterable[pb.VerifyRequest], group: bool = True
-                  ) -> tuple[pb.VerifyBatchRequest, list[int]]:
-    """The ``VerifyBatch`` message for ``requests``, and for each of its response items
-    the position of the request it answers.  Requests that share their premise with
-    another go as a ``VerifyGroup`` (the premise once, each item without it), the rest
-    as they are: a dataset's batch, which repeats each premise many times, is a
-    fraction of the bytes to send and for the server to read.  The server answers
-    ``items`` first, then each group's items (``oracle.proto``).  ``group=False``: every
-    request as its own item (for a server from before groups)."""
-    requests = list(requests)
-    if not group:
-        return pb.VerifyBatchRequest(items=requests), list(range(len(requests)))
-    by_premise: dict[str, list[int]] = {}
-    last, run = None, None  # the last premise seen, its positions (a batch has runs)
-    for k, request in enumerate(requests):
-        premise = request.premise
-        if not premise or request.input:
-            continue
-        if premise != last:
-            last, run = premise, by_premise.setdefault(premise, [])
-        run.append(k)  # type: ignore[union-attr]
-    batch = pb.VerifyBatchRequest()
-    shared = {k for positions in by_premise.values() if len(positions) > 1 for k in positions}
-    order = [k for k in range(len(requests)) if k not in shared]
-    batch.items.extend(requests[k] for k in order)
-    for premise, positions in by_premise.items():
-        if len(positions) < 2:
-            continue
-        group = batch.groups.add(premise=premise)
-        for k in positions:
-            item = group.items.add()
-            item.CopyFrom(requests[k])
-            item.ClearField("premise")
-        order += positions
-    return batch, order
-
-
-def _in_order(results: list[Any], order: list[int], target: str) -> list[Any]:
-    """Response items (in the batch's order) back in the order of the requests."""
-    if len(results) != len(order):  # a server from before groups skips them
-        raise RemoteError(f"{target} answered {len(results)} of {len(order)} items: a "
-                          "server that does not know VerifyGroup; send group=False")
-    out: list[Any] = [None] * len(order)
-    for k, result in zip(order, results, strict=True):
-        out[k] = result
-    return out
 
 
 class OracleClient:
@@ -262,13 +209,13 @@ class OracleClient:
         server from before ``VerifyGroup``)."""
         batch, order = batch_request(requests, group)
         response = self._call(self._stub.VerifyBatch, batch, timeout)
-        return _in_order(_outcomes(response.items), order, self.target)
+        return in_order(outcomes(response.items), order, self.target)
 
     def answer_batch(self, requests: Iterable[pb.AnswerRequest], *,
                      timeout: float | None = None) -> list[pb.AnswerResponse | Exception]:
         """Many ``Answer`` items in one ``AnswerBatch`` call, as ``verify_batch``."""
         batch = pb.AnswerBatchRequest(items=list(requests))
-        return _outcomes(self._call(self._stub.AnswerBatch, batch, timeout).items)
+        return outcomes(self._call(self._stub.AnswerBatch, batch, timeout).items)
 
     def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         """The health status name (``SERVING``, ``NOT_SERVING``, …)."""
@@ -415,7 +362,7 @@ class AsyncOracleClient:
         several requests sent once (``batch_request``), results in request order."""
         batch, order = batch_request(requests, group)
         response = await self._call(self._stub.VerifyBatch, batch, timeout)
-        return _in_order(_outcomes(response.items), order, self.target)
+        return in_order(outcomes(response.items), order, self.target)
 
     async def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         response = await self._call(self._health.Check,

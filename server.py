@@ -303,6 +303,7 @@ class OracleServer:
         self.health = health.aio.HealthServicer()
         self._server: grpc.aio.Server | None = None
         self._pool: WorkerPool | None = None
+        self.servicer: OracleServicer | None = None  # once started
         self._stopping = False
         self._stopped = asyncio.Event()
 
@@ -328,8 +329,8 @@ class OracleServer:
             raise InputError(f"cannot bind {address}")
         self._pool = WorkerPool(c.workers or default_workers(), c.limits())
         await asyncio.get_running_loop().run_in_executor(None, self._pool.warm_up)
-        servicer = OracleServicer(self._pool, svc.Service(c.limits()), c.cache_items,
-                                  c.cache_mb << 20)
+        servicer = self.servicer = OracleServicer(self._pool, svc.Service(c.limits()),
+                                                  c.cache_items, c.cache_mb << 20)
         server.add_generic_rpc_handlers((servicer.handlers(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         if c.reflection:

@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import signal
@@ -82,7 +81,7 @@ from causal_oracle.server_config import (
     default_workers,
 )
 from causal_oracle.server_items import STREAM_BATCH, ItemAnswerer
-from causal_oracle.server_pool import WorkerPool
+from causal_oracle.server_pool import WorkerPool, collect_rarely
 
 log = logging.getLogger("causal_oracle.server")
 
@@ -371,8 +370,8 @@ async def serve(config: ServerConfig, ready: Callable[[int], None] | None = None
     port = await server.start()
     # what start-up made (modules, grammars, descriptors) lives as long as the process:
     # out of the collector's sight, so that the collections a batch's many small objects
-    # set off do not walk it all each time
-    gc.freeze()
+    # set off do not walk it all each time, and those collections are rarer
+    collect_rarely()
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import gc
 import logging
 import math
 import multiprocessing
@@ -53,6 +54,7 @@ log = logging.getLogger("causal_oracle.server")
 WATCHDOG_SLACK_S = 2.0  # a worker this far past its items' budgets is replaced
 ABANDON_WAIT_S = 0.5  # a cancelled batch that ends on its own within this keeps its worker
 START_TIMEOUT_S = 120.0  # a fresh worker that is not ready by then is replaced
+GC_THRESHOLD = (100_000, 50, 100)  # the collector's generations (``collect_rarely``)
 EXHAUSTED, DEADLINE = pack.EXHAUSTED, pack.DEADLINE
 item_error = pack.item_error
 
@@ -81,6 +83,19 @@ def _init_worker(limits: svc.Limits, families: tuple[str, ...] = (),
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     svc.import_modules(families, path)
     _WORKER_SERVICE = svc.Service(limits)
+    collect_rarely()
+
+
+def collect_rarely() -> None:
+    """What a server process has made so far (modules, grammars, descriptors) out of the
+    cyclic collector's sight (``gc.freeze``), and its young generation collected every
+    ``GC_THRESHOLD[0]`` allocations instead of every 700.  A batch allocates hundreds
+    of thousands of short-lived objects, hardly any in cycles (reference counting
+    frees them): with the defaults the collector ran thousands of times a batch and
+    took a tenth of a worker's time (measured: 32-37 µs of CPU per new item became
+    29-32 µs); the caches bound what lives long."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
 
 
 def error_item(error: BaseException) -> pb.ItemError:
@@ -454,4 +469,5 @@ class WorkerPool:
         self._all.clear()
 
 
-__all__ = ["ABANDON_WAIT_S", "WATCHDOG_SLACK_S", "WorkerPool", "error_item"]
+__all__ = ["ABANDON_WAIT_S", "GC_THRESHOLD", "WATCHDOG_SLACK_S", "WorkerPool", "collect_rarely",
+           "error_item"]

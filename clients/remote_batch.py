@@ -44,28 +44,35 @@ def batch_request(requests: Iterable[pb.VerifyRequest], group: bool = True
     if not group:
         return pb.VerifyBatchRequest(items=requests), list(range(len(requests)))
     by_premise: dict[str, list[int]] = {}
-    last, run = None, None  # the last premise seen, its positions (a batch has runs)
+    loose: list[int] = []  # no premise, or the ``input`` layout
+    last, run = None, loose  # the last premise seen, its positions (a batch has runs)
     for k, request in enumerate(requests):
         premise = request.premise
         if not premise or request.input:
+            loose.append(k)
             continue
         if premise != last:
             last, run = premise, by_premise.setdefault(premise, [])
-        run.append(k)  # type: ignore[union-attr]
-    batch = pb.VerifyBatchRequest()
-    shared = {k for positions in by_premise.values() if len(positions) > 1 for k in positions}
-    order = [k for k in range(len(requests)) if k not in shared]
-    batch.items.extend(requests[k] for k in order)
-    for premise, positions in by_premise.items():
-        if len(positions) < 2:
-            continue
-        group = batch.groups.add(premise=premise)
+        run.append(k)
+    grouped = {premise: positions for premise, positions in by_premise.items()
+               if len(positions) > 1}
+    order = sorted([*loose, *(p[0] for p in by_premise.values() if len(p) == 1)])
+    batch = pb.VerifyBatchRequest(items=[requests[k] for k in order])
+    for premise, positions in grouped.items():
+        add = batch.groups.add(premise=premise).items.add
         for k in positions:
-            item = group.items.add()
-            item.CopyFrom(requests[k])
-            item.ClearField("premise")
+            request = requests[k]
+            item = add(hypothesis=request.hypothesis)  # every field but premise and input
+            if request.HasField("options"):
+                item.options.CopyFrom(request.options)
+            if request.HasField("model_answer"):
+                item.model_answer = request.model_answer
         order += positions
     return batch, order
+
+
+#: the ``VerifyRequest`` fields ``batch_request`` knows (a new field must be copied there)
+REQUEST_FIELDS = ("premise", "hypothesis", "input", "model_answer", "options")
 
 
 def in_order(results: list[Any], order: list[int], target: str) -> list[Any]:
@@ -79,4 +86,4 @@ def in_order(results: list[Any], order: list[int], target: str) -> list[Any]:
     return out
 
 
-__all__ = ["batch_request", "in_order", "make_request", "outcomes"]
+__all__ = ["REQUEST_FIELDS", "batch_request", "in_order", "make_request", "outcomes"]

@@ -25,6 +25,7 @@ from test_server_batch import HYPOTHESES, _requests
 
 from causal_oracle import server
 from causal_oracle.clients.remote import OracleClient, batch_request, make_request
+from causal_oracle.clients.remote_batch import REQUEST_FIELDS
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
@@ -177,3 +178,27 @@ def test_a_grouped_item_and_the_same_item_alone_share_a_cache_entry(
     grouped = stub.VerifyBatch(pb.VerifyBatchRequest(groups=[_group(premise, requests)]),
                                timeout=60).items
     assert list(grouped) == alone and len(cache) == size
+
+
+def test_batch_request_carries_every_field_of_each_request() -> None:
+    assert tuple(pb.VerifyRequest.DESCRIPTOR.fields_by_name) == REQUEST_FIELDS
+    premise = premise_text(3)
+    requests = [make_request(premise, "A directly causes B.", certificate="none"),
+                make_request(premise, "B directly causes C.", model_answer="Yes",
+                             explanation="text", profile="strict"),
+                pb.VerifyRequest(premise=premise, hypothesis="C directly causes A.",
+                                 model_answer=""),
+                pb.VerifyRequest(hypothesis="no premise"),
+                pb.VerifyRequest(premise=premise, input="Premise: x\nHypothesis: y"),
+                make_request(premise_text(4), "A directly causes D."),
+                make_request(premise, "A directly causes C.")]
+    batch, order = batch_request(requests)
+    sent = list(batch.items)
+    for group in batch.groups:
+        for item in group.items:
+            whole = pb.VerifyRequest(premise=group.premise)
+            whole.MergeFrom(item)
+            sent.append(whole)
+    assert [sent[order.index(k)] for k in range(len(requests))] == requests
+    assert sent[len(batch.items) + 2].HasField("model_answer")  # set to "" is kept
+    assert order[:len(batch.items)] == [3, 4, 5]

@@ -80,7 +80,7 @@ from causal_oracle.server_config import (
     config_of,
     default_workers,
 )
-from causal_oracle.server_items import STREAM_BATCH, ItemAnswerer
+from causal_oracle.server_items import STREAM_BATCH, ItemAnswerer, grouped_error
 from causal_oracle.server_pool import WorkerPool, collect_rarely
 
 log = logging.getLogger("causal_oracle.server")
@@ -257,15 +257,27 @@ class OracleServicer:
             async for item in request_iterator:
                 if isinstance(item, Undecodable):
                     await _abort(context, item.error)
-                hit = self.cache.get(("verify",
-                                      *split_premise(item.request.SerializeToString())))
-                if hit is not None and hit[0]:
-                    async with write_lock:
-                        await context.write(stream_item(item.id, True, hit[1]))
-                    continue
-                await window.acquire()
-                pending.append((item.id, item.request))
-                flush()
+                if item.WhichOneof("body") == "group":
+                    requests = await _group_requests(item, context)
+                else:
+                    requests = [(item.id, item.request)]
+                for rid, request in requests:
+                    if isinstance(request, pb.ItemError):
+                        async with write_lock:
+                            await context.write(stream_item(
+                                rid, False, request.SerializeToString()))
+                        continue
+                    hit = self.cache.get(("verify",
+                                          *split_premise(request.SerializeToString())))
+                    if hit is not None and hit[0]:
+                        async with write_lock:
+                            await context.write(stream_item(rid, True, hit[1]))
+                        continue
+                    await window.acquire()
+                    pending.append((rid, request))
+                    flush()
+                    if failed:
+                        break
                 if failed:
                     break
             while running:
@@ -277,6 +289,28 @@ class OracleServicer:
                 task.cancel()
             if running:  # collect them: no "exception was never retrieved" in the log
                 await asyncio.gather(*list(running), return_exceptions=True)
+
+
+async def _group_requests(item: Any, context: grpc.aio.ServicerContext
+                          ) -> list[tuple[int, Any]]:
+    """A stream message's ``VerifyGroup`` as (id, request) per item — ``id + k`` for item
+    k, the group's premise put back in — or (id, ItemError) for an item that gives a
+    premise or input itself; an empty group or ids past 2^64 - 1 end the stream."""
+    group = item.group
+    if not group.items or item.id + len(group.items) > 1 << 64:
+        await _abort(context, item_error(INVALID, "input_error", "a stream's group needs at "
+                                          "least one item, and ids id + k that fit uint64",
+                                          "group"))
+    out: list[tuple[int, Any]] = []
+    for k, sub in enumerate(group.items):
+        error = grouped_error(sub)
+        if error is None:
+            request = pb.VerifyRequest(premise=group.premise)
+            request.MergeFrom(sub)
+            out.append((item.id + k, request))
+        else:
+            out.append((item.id + k, error))
+    return out
 
 
 # ---- serving ----------------------------------------------------------------------------------

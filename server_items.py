@@ -100,7 +100,7 @@ class ItemAnswerer:
                 if len(head) > limit else None
             for item in group.items:
                 rest = item.SerializeToString()
-                error = _grouped_error(item) or over or (
+                error = grouped_error(item) or over or (
                     self.precheck(item) if len(rest) > limit else None)
                 if error is not None:
                     out[i] = (False, error.SerializeToString())
@@ -126,7 +126,7 @@ class ItemAnswerer:
         return out  # type: ignore[return-value]
 
 
-def _grouped_error(item: pb.VerifyRequest) -> pb.ItemError | None:
+def grouped_error(item: pb.VerifyRequest) -> pb.ItemError | None:
     """The error of an item of a ``VerifyGroup`` that gives what the group gives."""
     if item.premise:
         return item_error(INVALID, "input_error", "an item of a group takes the group's "
@@ -138,4 +138,4 @@ def _grouped_error(item: pb.VerifyRequest) -> pb.ItemError | None:
     return None
 
 
-__all__ = ["STREAM_BATCH", "ItemAnswerer"]
+__all__ = ["STREAM_BATCH", "ItemAnswerer", "grouped_error"]

@@ -11,7 +11,10 @@
   ``input`` itself; a group without items and a batch over the item limit (counting
   every group's items) fail the call with INVALID_ARGUMENT / RESOURCE_EXHAUSTED and an
   ``ItemError`` — never INTERNAL or UNKNOWN;
-* a grouped item and the same item sent alone share one cache entry.
+* a grouped item and the same item sent alone share one cache entry;
+* a ``VerifyStream`` message may carry a group: item k answered under ``id + k``,
+  as the same items sent one by one are; an empty group or ids past 2^64 - 1 end the
+  stream with INVALID_ARGUMENT.
 """
 
 from __future__ import annotations
@@ -202,3 +205,31 @@ def test_batch_request_carries_every_field_of_each_request() -> None:
     assert [sent[order.index(k)] for k in range(len(requests))] == requests
     assert sent[len(batch.items) + 2].HasField("model_answer")  # set to "" is kept
     assert order[:len(batch.items)] == [3, 4, 5]
+
+
+def _stream(stub: pb_grpc.OracleStub, messages: list[pb.VerifyStreamRequest]
+            ) -> dict[int, pb.VerifyStreamResponse]:
+    return {r.id: r for r in stub.VerifyStream(iter(messages), timeout=120)}
+
+
+def test_a_stream_message_may_carry_a_group_answered_under_consecutive_ids(
+        stub: pb_grpc.OracleStub) -> None:
+    premise = premise_text(4)
+    requests = [make_request(premise, h, certificate="none") for h in HYPOTHESES]
+    group = _group(premise, requests)
+    group.items[1].premise = premise  # gives a premise itself: that item's error
+    alone = _stream(stub, [pb.VerifyStreamRequest(id=10 + k, request=r)
+                           for k, r in enumerate(requests)])
+    lone = make_request(premise_text(3), "A directly causes B.")
+    got = _stream(stub, [pb.VerifyStreamRequest(id=7, request=lone),
+                         pb.VerifyStreamRequest(id=10, group=group)])
+    assert sorted(got) == [7, *range(10, 10 + len(requests))]
+    assert got[11].error.field == "premise" and got[11].error.code == pack.INVALID
+    del got[11], alone[11]
+    assert {k: v for k, v in got.items() if k != 7} == alone
+    assert got[7].HasField("result")
+    for bad in (pb.VerifyStreamRequest(id=1, group=pb.VerifyGroup(premise=premise)),
+                pb.VerifyStreamRequest(id=(1 << 64) - 2, group=_group(premise, requests))):
+        with pytest.raises(grpc.RpcError) as info:
+            _stream(stub, [bad])
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT

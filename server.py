@@ -65,8 +65,7 @@ from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.wire import (
     Undecodable,
-    batch_item,
-    outcome,
+    batch_outcome,
     safe_batch_parser,
     safe_parser,
     split_premise,
@@ -155,7 +154,7 @@ class OracleServicer:
                  cache_bytes: int = DEFAULT_CACHE_MB << 20) -> None:
         self.pool, self.service = pool, service
         self.cache = ResponseCache(cache_items, cache_bytes)
-        self._items = ItemAnswerer(pool, service, self.cache).answer
+        self.answerer = ItemAnswerer(pool, service, self.cache)
 
     def handlers(self) -> grpc.GenericRpcHandler:
         def unary(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
@@ -177,6 +176,12 @@ class OracleServicer:
                 request_deserializer=safe_parser(pb.VerifyStreamRequest),
                 response_serializer=bytes),
         })
+
+    async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None,
+                     raw: Sequence[bytes] | None = None, groups: Sequence[Any] = ()
+                     ) -> list[tuple[bool, bytes]]:
+        """``(ok, bytes)`` per item, in order (``server_items.ItemAnswerer``)."""
+        return await self.answerer.answer(kind, requests, deadline, raw, groups)
 
     async def _unary(self, kind: str, request: Any, context: grpc.aio.ServicerContext
                      ) -> bytes:
@@ -210,7 +215,7 @@ class OracleServicer:
                                                   "and at least one item", "groups"))
         results = await self._items(kind, request.items, _deadline(context),
                                     getattr(request, "raw", None), groups)
-        return b"".join(batch_item(outcome(ok, data)) for ok, data in results)
+        return b"".join([batch_outcome(ok, data) for ok, data in results])
 
     async def VerifyBatch(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
         return await self._batch("verify", request, context)

@@ -117,12 +117,13 @@ class ItemAnswerer:
             self.pool.run(kind, [(misses[k][1][1], misses[k][1][2], deadline) for k in job],
                           slot)
             for slot, job in todo))
+        put, size_of_kind = self.cache.put, len(kind)
         for (_, job), done in zip(todo, results, strict=True):
-            for k, (ok, data) in zip(job, done, strict=True):
+            for k, answer in zip(job, done, strict=True):
                 i, key = misses[k]
-                out[i] = (ok, data)
-                if ok or pb.ItemError.FromString(data).code == INVALID:
-                    self.cache.put(key, (ok, data))
+                out[i] = answer
+                if answer[0] or pb.ItemError.FromString(answer[1]).code == INVALID:
+                    put(key, answer, size_of_kind + len(key[1]) + len(key[2]))
         return out  # type: ignore[return-value]
 
 

@@ -157,6 +157,13 @@ def outcome(ok: bool, data: bytes) -> bytes:
     return (ITEM_RESULT if ok else ITEM_ERROR) + varint(len(data)) + data
 
 
+def batch_outcome(ok: bool, data: bytes) -> bytes:
+    """``batch_item(outcome(ok, data))`` in one join: a batch response's item."""
+    size = varint(len(data))
+    return b"".join((BATCH_ITEMS, varint(1 + len(size) + len(data)),
+                     ITEM_RESULT if ok else ITEM_ERROR, size, data))
+
+
 def batch_item(item: bytes) -> bytes:
     """One serialised item of a ``VerifyBatchResponse``/``AnswerBatchResponse`` (field 1)."""
     return BATCH_ITEMS + varint(len(item)) + item
@@ -168,6 +175,6 @@ def stream_item(rid: int, ok: bool, data: bytes) -> bytes:
             + varint(len(data)) + data)
 
 
-__all__ = ["Batch", "Undecodable", "batch_item", "batch_items", "leading_field", "outcome",
-           "premise_field", "read_varint", "safe_batch_parser", "safe_parser",
-           "split_premise", "stream_item", "varint"]
+__all__ = ["Batch", "Undecodable", "batch_item", "batch_items", "batch_outcome",
+           "leading_field", "outcome", "premise_field", "read_varint", "safe_batch_parser",
+           "safe_parser", "split_premise", "stream_item", "varint"]

@@ -7,14 +7,14 @@ derivation per premise and a table look-up per item (``verify_fast_many`` of the
 that answers premise–hypothesis pairs, ``Service.pairs()``), and answers exactly what
 ``Verify`` answers for each item.  Two halves:
 
-* the server's, ``jobs``: a call's misses grouped by premise (its text, stripped:
-  the worker's caches key the parsed premise by the same text), each group pinned
-  to the worker slot its text hashes to (CRC-32), so that no two workers derive the
-  same class and the worker's table cache serves the premise's later items.  A
-  slot's groups go as jobs of about ``JOB_ITEMS`` items, in order, the slots' jobs
-  interleaved.  Items that are
-  not premise + hypothesis verifications (the ``input`` layout, Answer items) go in
-  chunks to whichever worker is free, as before;
+* the server's, ``jobs``: a call's misses grouped by premise (the serialised premise
+  field each item is keyed and shipped with, ``wire.split_premise``; a
+  ``VerifyGroup``'s items share it), each group pinned to the worker slot its stripped
+  text hashes to (CRC-32), so that no two workers derive the same class and the
+  worker's table cache serves the premise's later items.  A slot's groups go as jobs
+  of about ``JOB_ITEMS`` items, in order, the slots' jobs interleaved.  Items without
+  a premise field (the ``input`` layout, Answer items) go in chunks to whichever
+  worker is free, as before;
 * the worker's, ``bulk_answers``: each run of consecutive items of one premise and
   profile that ask for the label (with no model answer, explanation or full
   certificate; a summary certificate is given) is answered together under one
@@ -23,7 +23,10 @@ that answers premise–hypothesis pairs, ``Service.pairs()``), and answers exact
   labeller leaves (unreadable, over a limit, an inconsistent premise, a class too
   large to list, ...) and every other item take the per-item path, with its own
   budget and its own error; a run whose budget ran out gives each of its items
-  that error (the per-item path would only run out again, once per item).
+  that error (the per-item path would only run out again, once per item).  A job's
+  items arrive as (premise field, rest, deadline) with one premise object per run
+  (``Items``): the premise is decoded once per run and only the rest of each item is
+  read.
 
 Results keep the request's order: the server puts each job's results back where its
 items came from.

@@ -10,8 +10,8 @@ sends the items as a user would: ``AsyncOracleClient.verify_batch`` on lists of
 ``--batch-size`` requests (``make_request``, built before the clock starts),
 ``--concurrency`` calls in flight, and times them.  The client sends each batch's
 premises once (``VerifyGroup``s, ``clients.remote.batch_request``); an
-``--old-python`` server that does not know groups reads such a batch as empty, so
-that run sends the old form (``--old-form`` sends it to this server too).  Every
+``--old-python`` server that does not know groups would skip them (the client then
+raises), so that run sends the old form (``--old-form`` sends it to this server too).  Every
 response is checked against the item's relation (written by the oracle when the space
 was drawn): a wrong or failed item stops the benchmark.
 

@@ -162,6 +162,23 @@ def _options(data: bytes) -> tuple[Profile, bool] | None:
     return profile, summary
 
 
+def _usual(rest: bytes) -> tuple[bytes, bytes] | None:
+    """(hypothesis, options) of the rest of a request in the shape protobuf writes it past
+    the premise — the hypothesis (field 2, not empty), then maybe the options (field 5),
+    each under 128 bytes and nothing else — read without ``_fields``; None for any
+    other shape (``_fields`` reads it)."""
+    size = len(rest)
+    if size < 3 or rest[0] != 0x12 or not 0 < rest[1] < 0x80:
+        return None
+    end = 2 + rest[1]
+    if end == size:
+        return rest[2:end], b""
+    if end + 1 < size and rest[end] == 0x2A and end + 2 + rest[end + 1] == size \
+            and rest[end + 1] < 0x80:
+        return rest[2:end], rest[end + 2:]
+    return None
+
+
 def _bulk_keys(items: Items) -> list[tuple[str, Profile, str, bool] | None]:
     """Per item, (premise, profile, hypothesis, with a summary certificate) of an item the
     bulk path may answer, else None.  Each distinct premise and options field is decoded
@@ -177,16 +194,21 @@ def _bulk_keys(items: Items) -> list[tuple[str, Profile, str, bool] | None]:
             premise = texts.get(raw, "")
             if premise == "":
                 premise = texts[raw] = _text(raw) if raw else None
-        fields = _fields(rest, {_PREMISE: b""} if head else {})
-        if (fields is None or premise is None or _INPUT in fields
-                or _MODEL_ANSWER in fields or not fields.get(_HYPOTHESIS)):
+        if premise is None:
             out.append(None)
             continue
-        hypothesis = _text(fields[_HYPOTHESIS])
-        raw = fields.get(_OPTIONS, b"")
-        chosen = settings.get(raw, _UNSET)
+        found = _usual(rest)
+        if found is None:
+            fields = _fields(rest, {_PREMISE: b""})
+            if (fields is None or _INPUT in fields or _MODEL_ANSWER in fields
+                    or not fields.get(_HYPOTHESIS)):
+                out.append(None)
+                continue
+            found = fields[_HYPOTHESIS], fields.get(_OPTIONS, b"")
+        hypothesis = _text(found[0])
+        chosen = settings.get(found[1], _UNSET)
         if chosen is _UNSET:
-            chosen = settings[raw] = _options(raw)
+            chosen = settings[found[1]] = _options(found[1])
         if hypothesis is None or chosen is None:
             out.append(None)
         else:

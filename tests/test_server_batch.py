@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_grpc_service import ServerThread, premise_text, rows, slow_premise
 
 from causal_oracle import entry as svc
@@ -243,3 +245,20 @@ def test_the_response_cache_counts_a_tuple_keys_parts() -> None:
     cache.put(b"verifyabc", (True, b"12"))  # the same bytes joined: another key
     assert cache.get(("verify", b"abc")) == (True, b"12") and cache.nbytes == 11 + 11
     assert cache.get(("answer", b"abc")) is None
+
+
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 3, 4, 5, 6]), st.binary(max_size=200)),
+                max_size=4) | st.binary(max_size=40).map(lambda b: [(0, b)]))
+def test_the_usual_shape_reads_as_the_field_reader_does(
+        fields: list[tuple[int, bytes]]) -> None:
+    rest = b"".join(data if number == 0 else
+                    bytes([number << 3 | 2]) + pack.varint(len(data)) + data
+                    for number, data in fields)
+    usual = server_batch._usual(rest)
+    read = server_batch._fields(rest, {1: b""})
+    if usual is not None:  # then the field reader finds exactly that
+        assert read is not None and 3 not in read and 4 not in read and read[2]
+        assert usual == (read[2], read.get(5, b""))
+    elif read is not None and set(read) <= {1, 2, 5} and read.get(2) and all(
+            len(v) < 128 for v in read.values()) and list(read)[1:] in ([2], [2, 5]):
+        raise AssertionError(f"the usual shape was not read: {rest!r}")

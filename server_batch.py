@@ -231,30 +231,35 @@ def bulk_answers(service: svc.Service, items: Items) -> list[Answer]:
     """Per Verify item (premise field, the rest of the serialised request, deadline), its
     bulk answer (see the module docstring)."""
     keys = _bulk_keys(items)
-    out: list[Answer] = [None] * len(items)
+    count = len(items)
+    out: list[Answer] = [None] * count
     start = 0
-    while start < len(items):
+    while start < count:
         key, end = keys[start], start + 1
         if key is not None:
-            while (end < len(items) and keys[end] is not None
-                   and keys[end][:2] == key[:2]):  # type: ignore[index]
+            premise, profile = key[0], key[1]  # a run's premise is one object
+            while end < count:
+                other = keys[end]
+                if other is None or other[1] is not profile or other[0] != premise:
+                    break
                 end += 1
             if end - start > 1:
-                out[start:end] = _run(service, key[0], key[1],
-                                      [k[2:] for k in keys[start:end]],  # type: ignore[index]
+                run = keys[start:end]
+                out[start:end] = _run(service, premise, profile,
+                                      [k[2] for k in run],  # type: ignore[index]
+                                      [k[3] for k in run],  # type: ignore[index]
                                       [d for _, _, d in items[start:end]])
         start = end
     return out
 
 
-def _run(service: svc.Service, premise: str, profile: Profile,
-         asked: list[tuple[str, bool]], deadlines: list[float | None]) -> list[Answer]:
-    """One premise's run of items (hypothesis, with a summary certificate) under one
-    budget."""
-    hypotheses = [h for h, _ in asked]
+def _run(service: svc.Service, premise: str, profile: Profile, hypotheses: list[str],
+         summaries: list[bool], deadlines: list[float | None]) -> list[Answer]:
+    """One premise's run of items (their hypotheses, whether each gets a summary
+    certificate) under one budget."""
     seconds = service.limits.budget_s
-    if all(d is not None for d in deadlines):
-        left = min(d for d in deadlines if d is not None) - time.time()
+    if None not in deadlines:
+        left = min(deadlines) - time.time()  # type: ignore[type-var]
         seconds = left if seconds is None else min(seconds, left)
     if seconds is not None and seconds <= 0:
         return [None] * len(hypotheses)  # the per-item path says the deadline passed
@@ -269,7 +274,7 @@ def _run(service: svc.Service, premise: str, profile: Profile,
         return [None] * len(hypotheses)
     packer = pack.BulkPacker()  # the premise's parts serialised once, not per item
     return [None if r is None else (True, packer.pack(r, summary))
-            for r, (_, summary) in zip(results, asked, strict=True)]
+            for r, summary in zip(results, summaries, strict=True)]
 
 
 __all__ = ["JOB_ITEMS", "Answer", "Items", "Job", "bulk_answers", "jobs", "leading_size",

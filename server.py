@@ -23,9 +23,10 @@ nobody's work runs on for nobody; an LRU of serialised responses bounded in item
 and bytes (``server_cache``)
 answers repeated items without a round trip, and responses are framed without
 re-encoding (``proto/wire.py``).  ``VerifyBatch``/``AnswerBatch`` carry many items
-per message (order kept) for throughput; a batch's (or a stream's) Verify items go by
-premise to one worker each, which answers a premise's items off its class's relation
-tables (``server_batch``).  The configuration is ``server_config``.
+per message (order kept) for throughput, and a ``VerifyBatch`` may send a premise once
+for its items (``VerifyGroup``); a batch's (or a stream's) Verify items go by premise
+to one worker each (``server_items``), which answers a premise's items off its
+class's relation tables (``server_batch``).  The configuration is ``server_config``.
 
 Operations: binds 127.0.0.1 by default; optional TLS and mutual TLS (client
 certificates); health checking (``grpc.health.v1``); server reflection unless
@@ -40,7 +41,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import signal
@@ -59,19 +59,18 @@ from grpc_status import rpc_status
 from causal_oracle import entry as svc
 from causal_oracle import serve_options
 from causal_oracle.auth import interceptor as token_interceptor
-from causal_oracle.entry import BudgetExceeded, InputError
+from causal_oracle.entry import InputError
 from causal_oracle.entry.limits import MAX_BATCH_ITEMS
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.wire import (
     Undecodable,
-    batch_item,
-    outcome,
+    batch_outcome,
     safe_batch_parser,
     safe_parser,
+    split_premise,
     stream_item,
 )
-from causal_oracle.server_batch import jobs
 from causal_oracle.server_cache import ResponseCache
 from causal_oracle.server_config import (
     DEFAULT_CACHE_ITEMS,
@@ -80,14 +79,14 @@ from causal_oracle.server_config import (
     config_of,
     default_workers,
 )
-from causal_oracle.server_pool import WorkerPool
+from causal_oracle.server_items import STREAM_BATCH, ItemAnswerer, grouped_error
+from causal_oracle.server_pool import WorkerPool, collect_rarely
 
 log = logging.getLogger("causal_oracle.server")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Oracle"].full_name
 MAX_RECEIVE_BYTES = 16 * 1024 * 1024  # gRPC message limits (explicit, not the defaults)
 MAX_SEND_BYTES = 64 * 1024 * 1024
-STREAM_BATCH = 64  # at most this many stream items go to a worker at once
 STREAM_WINDOW = 4096  # stream items waiting for a worker (back-pressure on the reader)
 
 INVALID, EXHAUSTED, DEADLINE = pack.INVALID, pack.EXHAUSTED, pack.DEADLINE
@@ -155,6 +154,7 @@ class OracleServicer:
                  cache_bytes: int = DEFAULT_CACHE_MB << 20) -> None:
         self.pool, self.service = pool, service
         self.cache = ResponseCache(cache_items, cache_bytes)
+        self.answerer = ItemAnswerer(pool, service, self.cache)
 
     def handlers(self) -> grpc.GenericRpcHandler:
         def unary(fn: Any, cls: Any) -> grpc.RpcMethodHandler:
@@ -177,59 +177,11 @@ class OracleServicer:
                 response_serializer=bytes),
         })
 
-    def _precheck(self, request: Any) -> pb.ItemError | None:
-        """Size limits on the event loop, before a worker sees the request."""
-        if request.ByteSize() <= self.service.limits.text_bytes:
-            return None
-        for field in ("premise", "hypothesis", "input", "prompt", "model_answer"):
-            if field in request.DESCRIPTOR.fields_by_name:
-                try:
-                    self.service.check_text(getattr(request, field), field)
-                except BudgetExceeded as error:
-                    return item_error(EXHAUSTED, "budget_exceeded", str(error), field)
-        return None
-
     async def _items(self, kind: str, requests: Sequence[Any], deadline: float | None,
-                     raw: Sequence[bytes] | None = None) -> list[tuple[bool, bytes]]:
-        """``(ok, bytes)`` per request, in order: cache hits at once, misses via the pool
-        (all jobs in flight together): each premise's Verify items as jobs for the
-        worker of its slot, the rest in chunks of ``STREAM_BATCH`` (``server_batch``).
-        ``raw``: each request's bytes as received (a ``Batch``'s), which key the cache
-        and go to the workers as they are; else each request is serialised here."""
-        out: list[tuple[bool, bytes] | None] = [None] * len(requests)
-        misses: list[tuple[int, tuple[str, bytes]]] = []  # position, (kind, request bytes)
-        limit, get = self.service.limits.text_bytes, self.cache.get
-        for i in range(len(requests)):
-            data = raw[i] if raw is not None else None
-            # an item's text fields are no longer than its bytes: within the limit, no
-            # field can be over it (``_precheck`` would pass it)
-            if data is None or len(data) > limit:
-                request = requests[i]
-                error = self._precheck(request)
-                if error is not None:
-                    out[i] = (False, error.SerializeToString())
-                    continue
-                if data is None:
-                    data = request.SerializeToString()
-            key = (kind, data)
-            hit = get(key)
-            if hit is not None:
-                out[i] = hit
-            else:
-                misses.append((i, key))
-        missed = [requests[i] for i, _ in misses]
-        todo = jobs(kind, missed, self.pool.workers, STREAM_BATCH,
-                    [key[1] for _, key in misses] if raw is not None else None)
-        results = await asyncio.gather(*(
-            self.pool.run(kind, [(misses[k][1][1], deadline) for k in job], slot)
-            for slot, job in todo))
-        for (_, job), done in zip(todo, results, strict=True):
-            for k, (ok, data) in zip(job, done, strict=True):
-                i, key = misses[k]
-                out[i] = (ok, data)
-                if ok or pb.ItemError.FromString(data).code == INVALID:
-                    self.cache.put(key, (ok, data))
-        return out  # type: ignore[return-value]
+                     raw: Sequence[bytes] | None = None, groups: Sequence[Any] = ()
+                     ) -> list[tuple[bool, bytes]]:
+        """``(ok, bytes)`` per item, in order (``server_items.ItemAnswerer``)."""
+        return await self.answerer.answer(kind, requests, deadline, raw, groups)
 
     async def _unary(self, kind: str, request: Any, context: grpc.aio.ServicerContext
                      ) -> bytes:
@@ -250,13 +202,20 @@ class OracleServicer:
                      ) -> bytes:
         if isinstance(request, Undecodable):
             await _abort(context, request.error)
-        if len(request.items) > MAX_BATCH_ITEMS:
+        groups = getattr(request, "groups", ())
+        count = len(request.items) + sum(len(g.items) for g in groups)
+        if count > MAX_BATCH_ITEMS:
             await _abort(context, item_error(EXHAUSTED, "budget_exceeded", f"the batch has "
-                                              f"{len(request.items):,} items; the limit is "
-                                              f"{MAX_BATCH_ITEMS:,}", "items"))
+                                              f"{count:,} items (its items and its groups'); "
+                                              f"the limit is {MAX_BATCH_ITEMS:,}", "items"))
+        for k, group in enumerate(groups):
+            if not group.items:
+                await _abort(context, item_error(INVALID, "input_error", f"group {k} (from "
+                                                  "0) has no items: a group gives a premise "
+                                                  "and at least one item", "groups"))
         results = await self._items(kind, request.items, _deadline(context),
-                                    getattr(request, "raw", None))
-        return b"".join(batch_item(outcome(ok, data)) for ok, data in results)
+                                    getattr(request, "raw", None), groups)
+        return b"".join([batch_outcome(ok, data) for ok, data in results])
 
     async def VerifyBatch(self, request: Any, context: grpc.aio.ServicerContext) -> bytes:
         return await self._batch("verify", request, context)
@@ -303,14 +262,27 @@ class OracleServicer:
             async for item in request_iterator:
                 if isinstance(item, Undecodable):
                     await _abort(context, item.error)
-                hit = self.cache.get(("verify", item.request.SerializeToString()))
-                if hit is not None and hit[0]:
-                    async with write_lock:
-                        await context.write(stream_item(item.id, True, hit[1]))
-                    continue
-                await window.acquire()
-                pending.append((item.id, item.request))
-                flush()
+                if item.WhichOneof("body") == "group":
+                    requests = await _group_requests(item, context)
+                else:
+                    requests = [(item.id, item.request)]
+                for rid, request in requests:
+                    if isinstance(request, pb.ItemError):
+                        async with write_lock:
+                            await context.write(stream_item(
+                                rid, False, request.SerializeToString()))
+                        continue
+                    hit = self.cache.get(("verify",
+                                          *split_premise(request.SerializeToString())))
+                    if hit is not None and hit[0]:
+                        async with write_lock:
+                            await context.write(stream_item(rid, True, hit[1]))
+                        continue
+                    await window.acquire()
+                    pending.append((rid, request))
+                    flush()
+                    if failed:
+                        break
                 if failed:
                     break
             while running:
@@ -322,6 +294,28 @@ class OracleServicer:
                 task.cancel()
             if running:  # collect them: no "exception was never retrieved" in the log
                 await asyncio.gather(*list(running), return_exceptions=True)
+
+
+async def _group_requests(item: Any, context: grpc.aio.ServicerContext
+                          ) -> list[tuple[int, Any]]:
+    """A stream message's ``VerifyGroup`` as (id, request) per item — ``id + k`` for item
+    k, the group's premise put back in — or (id, ItemError) for an item that gives a
+    premise or input itself; an empty group or ids past 2^64 - 1 end the stream."""
+    group = item.group
+    if not group.items or item.id + len(group.items) > 1 << 64:
+        await _abort(context, item_error(INVALID, "input_error", "a stream's group needs at "
+                                          "least one item, and ids id + k that fit uint64",
+                                          "group"))
+    out: list[tuple[int, Any]] = []
+    for k, sub in enumerate(group.items):
+        error = grouped_error(sub)
+        if error is None:
+            request = pb.VerifyRequest(premise=group.premise)
+            request.MergeFrom(sub)
+            out.append((item.id + k, request))
+        else:
+            out.append((item.id + k, error))
+    return out
 
 
 # ---- serving ----------------------------------------------------------------------------------
@@ -347,6 +341,7 @@ class OracleServer:
         self.health = health.aio.HealthServicer()
         self._server: grpc.aio.Server | None = None
         self._pool: WorkerPool | None = None
+        self.servicer: OracleServicer | None = None  # once started
         self._stopping = False
         self._stopped = asyncio.Event()
 
@@ -372,8 +367,8 @@ class OracleServer:
             raise InputError(f"cannot bind {address}")
         self._pool = WorkerPool(c.workers or default_workers(), c.limits())
         await asyncio.get_running_loop().run_in_executor(None, self._pool.warm_up)
-        servicer = OracleServicer(self._pool, svc.Service(c.limits()), c.cache_items,
-                                  c.cache_mb << 20)
+        servicer = self.servicer = OracleServicer(self._pool, svc.Service(c.limits()),
+                                                  c.cache_items, c.cache_mb << 20)
         server.add_generic_rpc_handlers((servicer.handlers(),))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
         if c.reflection:
@@ -414,8 +409,8 @@ async def serve(config: ServerConfig, ready: Callable[[int], None] | None = None
     port = await server.start()
     # what start-up made (modules, grammars, descriptors) lives as long as the process:
     # out of the collector's sight, so that the collections a batch's many small objects
-    # set off do not walk it all each time
-    gc.freeze()
+    # set off do not walk it all each time, and those collections are rarer
+    collect_rarely()
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -7,14 +7,14 @@ derivation per premise and a table look-up per item (``verify_fast_many`` of the
 that answers premise–hypothesis pairs, ``Service.pairs()``), and answers exactly what
 ``Verify`` answers for each item.  Two halves:
 
-* the server's, ``jobs``: a call's misses grouped by premise (its text, stripped:
-  the worker's caches key the parsed premise by the same text), each group pinned
-  to the worker slot its text hashes to (CRC-32), so that no two workers derive the
-  same class and the worker's table cache serves the premise's later items.  A
-  slot's groups go as jobs of about ``JOB_ITEMS`` items, in order, the slots' jobs
-  interleaved.  Items that are
-  not premise + hypothesis verifications (the ``input`` layout, Answer items) go in
-  chunks to whichever worker is free, as before;
+* the server's, ``jobs``: a call's misses grouped by premise (the serialised premise
+  field each item is keyed and shipped with, ``wire.split_premise``; a
+  ``VerifyGroup``'s items share it), each group pinned to the worker slot its stripped
+  text hashes to (CRC-32), so that no two workers derive the same class and the
+  worker's table cache serves the premise's later items.  A slot's groups go as jobs
+  of about ``JOB_ITEMS`` items, in order, the slots' jobs interleaved.  Items without
+  a premise field (the ``input`` layout, Answer items) go in chunks to whichever
+  worker is free, as before;
 * the worker's, ``bulk_answers``: each run of consecutive items of one premise and
   profile that ask for the label (with no model answer, explanation or full
   certificate; a summary certificate is given) is answered together under one
@@ -23,7 +23,10 @@ that answers premise–hypothesis pairs, ``Service.pairs()``), and answers exact
   labeller leaves (unreadable, over a limit, an inconsistent premise, a class too
   large to list, ...) and every other item take the per-item path, with its own
   budget and its own error; a run whose budget ran out gives each of its items
-  that error (the per-item path would only run out again, once per item).
+  that error (the per-item path would only run out again, once per item).  A job's
+  items arrive as (premise field, rest, deadline) with one premise object per run
+  (``Items``): the premise is decoded once per run and only the rest of each item is
+  read.
 
 Results keep the request's order: the server puts each job's results back where its
 items came from.
@@ -40,14 +43,17 @@ from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, Profile, budget
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
-from causal_oracle.proto.wire import leading_field
+from causal_oracle.proto.wire import read_varint
 
-_PREMISE_TAG = b"\x0a"  # VerifyRequest.premise = 1, length-delimited
 JOB_ITEMS = 1024  # a slot's job is cut after the group that reaches this many items
 
 #: a job: the slot of the worker that must answer it (None: any free one) and the
 #: positions of its items in the call's list
 Job = tuple[int | None, list[int]]
+#: a job's items: (premise field or b"", the rest of the serialised request, deadline);
+#: the request is the two joined (``wire.split_premise``), a run's items share the
+#: field's object
+Items = list[tuple[bytes, bytes, float | None]]
 #: a bulk answer: (ok, serialised response), the time-budget error that ended the
 #: item's run, or None (the per-item path answers it)
 Answer = tuple[bool, bytes] | BudgetExceeded | None
@@ -65,57 +71,39 @@ _NO_EXPLANATION = (pb.EXPLANATION_FORMAT_UNSPECIFIED, pb.EXPLANATION_FORMAT_NONE
 
 # ---- the server's half ------------------------------------------------------------------------
 
-def premise_key(kind: str, request: Any) -> str | None:
-    """The text that pins a Verify item to a worker (None: any worker will do)."""
-    if kind != "verify" or request.input or not request.premise or not request.hypothesis:
-        return None
-    return str(request.premise.strip())
+def slot_of(head: bytes, workers: int) -> int:
+    """The worker slot of a premise, by its serialised field (``wire.split_premise``;
+    stable across calls and restarts; surrounding whitespace does not move it)."""
+    return zlib.crc32(head[leading_size(head):].strip()) % workers
 
 
-def slot_of(key: str, workers: int) -> int:
-    """The worker slot of a premise (stable across calls and restarts)."""
-    return zlib.crc32(key.encode("utf-8", "surrogatepass")) % workers
+def leading_size(head: bytes) -> int:
+    """How many bytes of a premise field come before its text (tag and length)."""
+    at = 1
+    while at < len(head) and head[at] >= 0x80:
+        at += 1
+    return at + 1
 
 
-def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int,
-         raw: Sequence[bytes] | None = None) -> list[Job]:
-    """``requests`` cut into jobs: each premise's items to its slot, in jobs of about
-    ``JOB_ITEMS`` (a premise's items together, in request order); the rest in chunks
-    of ``chunk`` for any worker.  ``raw``: the requests' bytes, whose leading premise
-    field tells an item of the same premise as the item before without reading its
-    premise again."""
-    groups: dict[str, list[int]] = {}  # premise text → positions, first seen first
+def jobs(kind: str, heads: Sequence[bytes], workers: int, chunk: int) -> list[Job]:
+    """Items cut into jobs by their premise fields (``heads``: one per item, as
+    ``wire.split_premise`` gives them; empty: none): each premise's items to its slot,
+    in jobs of about ``JOB_ITEMS`` (a premise's items together, in request order);
+    the rest, and every item of another kind, in chunks of ``chunk`` for any
+    worker."""
+    groups: dict[bytes, list[int]] = {}  # premise field → positions, first seen first
     loose: list[int] = []
     if kind != "verify":
-        loose.extend(range(len(requests)))
-    stripped: dict[str, str] = {}  # ``premise_key`` of each premise text met (a batch repeats them)
-    lead, last = b"", ""  # the last grouped item's premise field (its bytes), its key
-    for k, request in enumerate(requests if kind == "verify" else ()):
-        if lead and raw[k].startswith(lead):  # type: ignore[index]
-            if request.input or not request.hypothesis:
-                loose.append(k)
-                continue
-            groups[last].append(k)
-            continue
-        premise = request.premise
-        if not premise or request.input or not request.hypothesis:
-            loose.append(k)
-            continue
-        key = stripped.get(premise)
-        if key is None:
-            key = stripped[premise] = premise.strip()
-        if raw is not None:
-            data = raw[k]
-            size = leading_field(data) if data[:1] == _PREMISE_TAG else 0
-            lead, last = data[:size], key
-        found = groups.get(key)
-        if found is None:
-            groups[key] = [k]
-        else:
-            found.append(k)
+        loose.extend(range(len(heads)))
+    last, found = b"", loose  # the last item's premise field (one object a run), its list
+    for k, head in enumerate(heads if kind == "verify" else ()):
+        if head is not last:
+            last = head
+            found = loose if not head else groups.setdefault(head, [])
+        found.append(k)
     by_slot: dict[int, list[list[int]]] = {}  # slot → its jobs, the last one filling
-    for key, positions in groups.items():
-        slot_jobs = by_slot.setdefault(slot_of(key, workers), [[]])
+    for head, positions in groups.items():
+        slot_jobs = by_slot.setdefault(slot_of(head, workers), [[]])
         if len(slot_jobs[-1]) >= JOB_ITEMS:
             slot_jobs.append([])
         slot_jobs[-1].extend(positions)
@@ -135,39 +123,27 @@ def jobs(kind: str, requests: Sequence[Any], workers: int, chunk: int,
 _PREMISE, _HYPOTHESIS, _INPUT, _MODEL_ANSWER, _OPTIONS = 1, 2, 3, 4, 5
 
 
-def _fields(data: bytes, at: int = 0, out: dict[int, bytes] | None = None
-            ) -> dict[int, bytes] | None:
-    """A serialised ``VerifyRequest``'s fields from ``at`` on (added to ``out``: the ones
-    before), read off the wire without building the message; None for anything but
+def _fields(data: bytes, out: dict[int, bytes]) -> dict[int, bytes] | None:
+    """A serialised ``VerifyRequest``'s fields (added to ``out``: the ones known
+    already), read off the wire without building the message; None for anything but
     each known field at most once (repeated, unknown or malformed fields:
     ``pb.VerifyRequest.FromString`` decides, on the per-item path)."""
-    out = {} if out is None else out
-    end = len(data)
+    at, end = 0, len(data)
     try:
         while at < end:
             tag = data[at]
             field = tag >> 3
             if tag & 7 != 2 or not _PREMISE <= field <= _OPTIONS or field in out:
                 return None
-            size = data[at + 1]  # the length, a varint: one or two bytes are usual
+            size = data[at + 1]  # the length: one byte is usual
             at += 2
             if size >= 0x80:
-                size &= 0x7F
-                shift = 7
-                while True:
-                    byte = data[at]
-                    at += 1
-                    size |= (byte & 0x7F) << shift
-                    if byte < 0x80:
-                        break
-                    shift += 7
-                    if shift > 28:
-                        return None
+                size, at = read_varint(data, at - 1)
             if at + size > end:
                 return None
             out[field] = data[at:at + size]
             at += size
-    except IndexError:  # a length that runs past the end
+    except (IndexError, ValueError):  # a length that runs past the end
         return None
     return out
 
@@ -186,40 +162,54 @@ def _options(data: bytes) -> tuple[Profile, bool] | None:
     return profile, summary
 
 
-def _bulk_keys(items: Sequence[tuple[bytes, float | None]]
-               ) -> list[tuple[str, Profile, str, bool] | None]:
+def _usual(rest: bytes) -> tuple[bytes, bytes] | None:
+    """(hypothesis, options) of the rest of a request in the shape protobuf writes it past
+    the premise — the hypothesis (field 2, not empty), then maybe the options (field 5),
+    each under 128 bytes and nothing else — read without ``_fields``; None for any
+    other shape (``_fields`` reads it)."""
+    size = len(rest)
+    if size < 3 or rest[0] != 0x12 or not 0 < rest[1] < 0x80:
+        return None
+    end = 2 + rest[1]
+    if end == size:
+        return rest[2:end], b""
+    if end + 1 < size and rest[end] == 0x2A and end + 2 + rest[end + 1] == size \
+            and rest[end + 1] < 0x80:
+        return rest[2:end], rest[end + 2:]
+    return None
+
+
+def _bulk_keys(items: Items) -> list[tuple[str, Profile, str, bool] | None]:
     """Per item, (premise, profile, hypothesis, with a summary certificate) of an item the
     bulk path may answer, else None.  Each distinct premise and options field is decoded
-    once (a batch repeats them)."""
+    once (a batch repeats them; a run's items share one premise field object)."""
     texts: dict[bytes, str | None] = {}
     settings: dict[bytes, tuple[Profile, bool] | None] = {}
     out: list[tuple[str, Profile, str, bool] | None] = []
-    head, last = b"\x00", b""  # the previous item's premise field (written first), its text
-    for data, _ in items:
-        if data.startswith(head):  # the same premise as the item before: read the rest
-            fields = _fields(data, len(head), {_PREMISE: last})
-        else:
-            fields = _fields(data)
-            if fields is not None and fields.get(_PREMISE) and data[0] == _PREMISE << 3 | 2:
-                last = fields[_PREMISE]
-                start = 1  # past the tag, then past the length's varint
-                while data[start] >= 0x80:
-                    start += 1
-                head = data[:start + 1 + len(last)]
-        if (fields is None or _INPUT in fields or _MODEL_ANSWER in fields
-                or not fields.get(_PREMISE) or not fields.get(_HYPOTHESIS)):
+    head, premise = b"", None  # the last premise field met, its text
+    for at, rest, _ in items:
+        if at is not head:
+            head = at
+            raw = head[leading_size(head):] if head else b""
+            premise = texts.get(raw, "")
+            if premise == "":
+                premise = texts[raw] = _text(raw) if raw else None
+        if premise is None:
             out.append(None)
             continue
-        raw = fields[_PREMISE]
-        premise = texts.get(raw, "")
-        if premise == "":
-            premise = texts[raw] = _text(raw)
-        hypothesis = _text(fields[_HYPOTHESIS])
-        raw = fields.get(_OPTIONS, b"")
-        chosen = settings.get(raw, _UNSET)
+        found = _usual(rest)
+        if found is None:
+            fields = _fields(rest, {_PREMISE: b""})
+            if (fields is None or _INPUT in fields or _MODEL_ANSWER in fields
+                    or not fields.get(_HYPOTHESIS)):
+                out.append(None)
+                continue
+            found = fields[_HYPOTHESIS], fields.get(_OPTIONS, b"")
+        hypothesis = _text(found[0])
+        chosen = settings.get(found[1], _UNSET)
         if chosen is _UNSET:
-            chosen = settings[raw] = _options(raw)
-        if premise is None or hypothesis is None or chosen is None:
+            chosen = settings[found[1]] = _options(found[1])
+        if hypothesis is None or chosen is None:
             out.append(None)
         else:
             out.append((premise, chosen[0], hypothesis, chosen[1]))  # type: ignore[index]
@@ -237,35 +227,39 @@ def _text(raw: bytes) -> str | None:
         return None
 
 
-def bulk_answers(service: svc.Service, items: Sequence[tuple[bytes, float | None]]
-                 ) -> list[Answer]:
-    """Per Verify item (serialised request, deadline), its bulk answer (see the module
-    docstring)."""
+def bulk_answers(service: svc.Service, items: Items) -> list[Answer]:
+    """Per Verify item (premise field, the rest of the serialised request, deadline), its
+    bulk answer (see the module docstring)."""
     keys = _bulk_keys(items)
-    out: list[Answer] = [None] * len(items)
+    count = len(items)
+    out: list[Answer] = [None] * count
     start = 0
-    while start < len(items):
+    while start < count:
         key, end = keys[start], start + 1
         if key is not None:
-            while (end < len(items) and keys[end] is not None
-                   and keys[end][:2] == key[:2]):  # type: ignore[index]
+            premise, profile = key[0], key[1]  # a run's premise is one object
+            while end < count:
+                other = keys[end]
+                if other is None or other[1] is not profile or other[0] != premise:
+                    break
                 end += 1
             if end - start > 1:
-                out[start:end] = _run(service, key[0], key[1],
-                                      [k[2:] for k in keys[start:end]],  # type: ignore[index]
-                                      [d for _, d in items[start:end]])
+                run = keys[start:end]
+                out[start:end] = _run(service, premise, profile,
+                                      [k[2] for k in run],  # type: ignore[index]
+                                      [k[3] for k in run],  # type: ignore[index]
+                                      [d for _, _, d in items[start:end]])
         start = end
     return out
 
 
-def _run(service: svc.Service, premise: str, profile: Profile,
-         asked: list[tuple[str, bool]], deadlines: list[float | None]) -> list[Answer]:
-    """One premise's run of items (hypothesis, with a summary certificate) under one
-    budget."""
-    hypotheses = [h for h, _ in asked]
+def _run(service: svc.Service, premise: str, profile: Profile, hypotheses: list[str],
+         summaries: list[bool], deadlines: list[float | None]) -> list[Answer]:
+    """One premise's run of items (their hypotheses, whether each gets a summary
+    certificate) under one budget."""
     seconds = service.limits.budget_s
-    if all(d is not None for d in deadlines):
-        left = min(d for d in deadlines if d is not None) - time.time()
+    if None not in deadlines:
+        left = min(deadlines) - time.time()  # type: ignore[type-var]
         seconds = left if seconds is None else min(seconds, left)
     if seconds is not None and seconds <= 0:
         return [None] * len(hypotheses)  # the per-item path says the deadline passed
@@ -280,7 +274,8 @@ def _run(service: svc.Service, premise: str, profile: Profile,
         return [None] * len(hypotheses)
     packer = pack.BulkPacker()  # the premise's parts serialised once, not per item
     return [None if r is None else (True, packer.pack(r, summary))
-            for r, (_, summary) in zip(results, asked, strict=True)]
+            for r, summary in zip(results, summaries, strict=True)]
 
 
-__all__ = ["JOB_ITEMS", "Answer", "Job", "bulk_answers", "jobs", "premise_key", "slot_of"]
+__all__ = ["JOB_ITEMS", "Answer", "Items", "Job", "bulk_answers", "jobs", "leading_size",
+           "slot_of"]

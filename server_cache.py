@@ -45,8 +45,12 @@ class ResponseCache:
             self._data.move_to_end(key)
         return value
 
-    def put(self, key: Hashable, value: tuple[bool, bytes]) -> None:
-        key_size = self.key_size(key)
+    def put(self, key: Hashable, value: tuple[bool, bytes], key_size: int | None = None
+            ) -> None:
+        """Keep ``value`` under ``key`` (``key_size``: ``key_size(key)``, when the caller
+        knows it)."""
+        if key_size is None:
+            key_size = self.key_size(key)
         size = key_size + len(value[1])
         if self.items <= 0 or size * ENTRY_SHARE > self.max_bytes:
             return

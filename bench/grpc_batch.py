@@ -6,10 +6,14 @@ Each run draws ``--premises`` distinct random n = 6 classes (``audit_speed.
 synthetic_space``: every pair × six hypothesis templates, 90 items a premise, a new
 seed per run), starts a fresh server (``--workers``, so every item is new to it and
 to its workers' caches), warms it up on other items (``tests/data/n4.jsonl``), then
-sends the items as ``VerifyBatch`` messages of ``--batch-size`` items,
-``--concurrency`` in flight, and times them.  Every response is checked against the
-item's relation (written by the oracle when the space was drawn): a wrong or failed
-item stops the benchmark.
+sends the items as a user would: ``AsyncOracleClient.verify_batch`` on lists of
+``--batch-size`` requests (``make_request``, built before the clock starts),
+``--concurrency`` calls in flight, and times them.  The client sends each batch's
+premises once (``VerifyGroup``s, ``clients.remote.batch_request``); an
+``--old-python`` server that does not know groups would skip them (the client then
+raises), so that run sends the old form (``--old-form`` sends it to this server too).  Every
+response is checked against the item's relation (written by the oracle when the space
+was drawn): a wrong or failed item stops the benchmark.
 
 The reference, measured in the same run on the same items: the worker's own code in
 this one process (``server_pool._run_items`` with a fresh service: the bulk
@@ -18,8 +22,10 @@ labeller, no gRPC, no second worker), and the per-item path the server took befo
 PATH`` also times a server started with another interpreter (e.g. a checkout from
 before the bulk path: ``/work/main/.venv/bin/python``) on the same items.
 
-Printed per run (with the worker code's CPU time per item, in this process), then the
-min and median over runs, and last one JSON object.
+Printed per run, with CPU time per item: the worker's code in this process, and over
+the served run the server's main process, its workers (from /proc) and this client
+process (``client``: building the grouped messages, gRPC, reading the responses);
+then the min and median over runs, and last one JSON object.
 Target on 2 cores: ≥ 50,000 verifications/s with 2 workers.
 """
 
@@ -28,14 +34,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-
-import grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -44,9 +49,9 @@ from grpc_load import start_server
 
 from causal_oracle import entry as svc
 from causal_oracle import server_pool
-from causal_oracle.clients.remote import make_request
+from causal_oracle.clients.remote import AsyncOracleClient, make_request
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
-from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
+from causal_oracle.proto.wire import split_premise
 
 ROOT = Path(__file__).resolve().parent.parent
 RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTRAL,
@@ -67,45 +72,81 @@ def warm_items() -> list[pb.VerifyRequest]:
     return [make_request(r["premise"], r["hypothesis"], certificate="none") for r in rows]
 
 
-async def send(target: str, batches: list[pb.VerifyBatchRequest], concurrency: int
-               ) -> tuple[float, list[pb.VerifyBatchResponse]]:
-    async with grpc.aio.insecure_channel(target, options=[
-            ("grpc.max_receive_message_length", 256 * 1024 * 1024),
-            ("grpc.max_send_message_length", 256 * 1024 * 1024)]) as channel:
-        stub = pb_grpc.OracleStub(channel)
-        out: list[pb.VerifyBatchResponse | None] = [None] * len(batches)
+async def send(target: str, batches: list[list[pb.VerifyRequest]], concurrency: int,
+               group: bool = True) -> tuple[float, list[list[pb.VerifyResponse | Exception]]]:
+    """Seconds to send ``batches`` (``AsyncOracleClient.verify_batch``, ``concurrency``
+    calls in flight; ``group``: premises once per batch), and each batch's results in
+    request order."""
+    async with AsyncOracleClient(target, timeout=600) as client:
+        out: list[list[pb.VerifyResponse | Exception] | None] = [None] * len(batches)
         todo = iter(range(len(batches)))
 
         async def worker() -> None:
             for k in todo:
-                out[k] = await stub.VerifyBatch(batches[k], timeout=600)
+                out[k] = await client.verify_batch(batches[k], group=group)
 
         start = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         return time.perf_counter() - start, out  # type: ignore[return-value]
 
 
-def served(target: str, rows: list[dict[str, str]], batch_size: int, concurrency: int
-           ) -> float:
-    """Seconds to answer ``rows`` over gRPC (every answer checked)."""
+#: CPU seconds of one timed phase: the server's main process, its workers (every other
+#: process under it), and this client process
+Cpu = dict[str, float]
+
+
+def _children(pid: int) -> list[int]:
+    """``pid`` and every process under it (from /proc; only ``pid`` where there is none)."""
+    found = [pid]
+    try:
+        stats = [(int(p.name), (p / "stat").read_text()) for p in Path("/proc").iterdir()
+                 if p.name.isdigit()]
+    except OSError:
+        return found
+    parents = {}
+    for child, stat in stats:
+        parents[child] = int(stat.rsplit(")", 1)[1].split()[1])
+    for parent in found:  # grows as it goes: breadth first
+        found.extend(c for c, p in parents.items() if p == parent)
+    return found
+
+
+def _cpu_of(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` (0 once it is gone or without /proc)."""
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def served(target: str, server: int, rows: list[dict[str, str]], batch_size: int,
+           concurrency: int, group: bool = True) -> tuple[float, Cpu]:
+    """Seconds to answer ``rows`` over gRPC (every answer checked), and the CPU seconds
+    spent meanwhile (``Cpu``; ``server``: the server's pid)."""
     requests = [make_request(r["premise"], r["hypothesis"], certificate="none") for r in rows]
-    asyncio.run(send(target, [pb.VerifyBatchRequest(items=warm_items())], 1))
-    batches = [pb.VerifyBatchRequest(items=requests[k:k + batch_size])
-               for k in range(0, len(requests), batch_size)]
-    seconds, responses = asyncio.run(send(target, batches, concurrency))
-    answers = [item for response in responses for item in response.items]
+    asyncio.run(send(target, [warm_items()], 1, group))
+    batches = [requests[k:k + batch_size] for k in range(0, len(requests), batch_size)]
+    pids = _children(server)
+    before = [_cpu_of(p) for p in pids]
+    client = time.process_time()
+    seconds, responses = asyncio.run(send(target, batches, concurrency, group))
+    client = time.process_time() - client
+    spent = [_cpu_of(p) - b for p, b in zip(pids, before, strict=True)]
+    answers = [item for response in responses for item in response]
     assert len(answers) == len(rows)
     for row, item in zip(rows, answers, strict=True):
-        if not item.HasField("result") or item.result.relation != RELATIONS[row["relation"]]:
+        if isinstance(item, Exception) or item.relation != RELATIONS[row["relation"]]:
             raise SystemExit(f"wrong answer for {row['id']}: {item}")
-    return seconds
+    return seconds, {"server_main": spent[0], "workers": sum(spent[1:]), "client": client}
 
 
 def with_server(python: str | None, workers: int, rows: list[dict[str, str]],
-                batch_size: int, concurrency: int) -> float:
+                batch_size: int, concurrency: int, group: bool = True
+                ) -> tuple[float, Cpu]:
     process, target = start_server(workers, python=python)
     try:
-        return served(target, rows, batch_size, concurrency)
+        return served(target, process.pid, rows, batch_size, concurrency, group)
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(60)
@@ -114,14 +155,20 @@ def with_server(python: str | None, workers: int, rows: list[dict[str, str]],
 def in_process(rows: list[dict[str, str]], bulk: bool) -> tuple[float, float]:
     """Seconds (wall, CPU) for the worker's code to answer ``rows`` in this process,
     cold."""
-    items = [(make_request(r["premise"], r["hypothesis"], certificate="none")
-              .SerializeToString(), None) for r in rows]
+    items: server_pool.Items = []
+    last = b""
+    for r in rows:
+        head, rest = split_premise(make_request(r["premise"], r["hypothesis"],
+                                                certificate="none").SerializeToString(), last)
+        items.append((head, rest, None))
+        last = head
     service = svc.Service(svc.Limits())
     start, cpu = time.perf_counter(), time.process_time()
     if bulk:
         results = server_pool._run_items("verify", items, service)
     else:
-        results = [server_pool._run_one(service, "verify", data, None) for data, _ in items]
+        results = [server_pool._run_one(service, "verify", head + rest, None)
+                   for head, rest, _ in items]
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert all(ok for ok, _ in results)
     return seconds, cpu
@@ -136,35 +183,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--seed", type=int, default=20261126)
     parser.add_argument("--old-python", metavar="PATH",
-                        help="also time a server run by this interpreter on the same items")
+                        help="also time a server run by this interpreter on the same items "
+                        "(sent in the old form: every item with its premise)")
+    parser.add_argument("--old-form", action="store_true",
+                        help="send this server the old form too (no VerifyGroup)")
     args = parser.parse_args(argv)
 
     columns = ["server", "in_process_bulk", "in_process_per_item"]
     if args.old_python:
         columns.append("old_server")
     rates: dict[str, list[float]] = {c: [] for c in columns}
-    #: the worker's CPU time per item in this process (µs), bulk and per-item paths
-    worker_us: dict[str, list[float]] = {"bulk": [], "per_item": []}
+    #: CPU time per item (µs): the worker's code in this process (bulk and per-item
+    #: paths), and each part of a served run (server main, workers, client)
+    cpu_us: dict[str, list[float]] = {}
     for run in range(args.runs):
         rows = draw(args.premises, args.seed + run)
+        n = len(rows)
         bulk, bulk_cpu = in_process(rows, bulk=True)
         per_item, per_item_cpu = in_process(rows, bulk=False)
-        seconds = {"server": with_server(None, args.workers, rows, args.batch_size,
-                                         args.concurrency),
-                   "in_process_bulk": bulk, "in_process_per_item": per_item}
-        for name, cpu in (("bulk", bulk_cpu), ("per_item", per_item_cpu)):
-            worker_us[name].append(cpu / len(rows) * 1e6)
-        if args.old_python:
-            seconds["old_server"] = with_server(args.old_python, args.workers, rows,
-                                                args.batch_size, args.concurrency)
+        served_s, cpu = with_server(None, args.workers, rows, args.batch_size,
+                                    args.concurrency, not args.old_form)
+        seconds = {"server": served_s, "in_process_bulk": bulk, "in_process_per_item": per_item}
+        spent = {"worker_code_bulk": bulk_cpu, "worker_code_per_item": per_item_cpu,
+                 **{f"server_{k}" if k == "workers" else k: v for k, v in cpu.items()}}
+        if args.old_python:  # a server from before groups: the old form
+            seconds["old_server"], old_cpu = with_server(
+                args.old_python, args.workers, rows, args.batch_size, args.concurrency,
+                group=False)
+            spent.update({f"old_{k}": v for k, v in old_cpu.items()})
+        for name, value in spent.items():
+            cpu_us.setdefault(name, []).append(value / n * 1e6)
         for c in columns:
-            rates[c].append(len(rows) / seconds[c])
+            rates[c].append(n / seconds[c])
         ratio = rates["server"][-1] / rates["in_process_bulk"][-1]
-        print(f"run {run + 1}: {len(rows):,} new items; " + ", ".join(
+        print(f"run {run + 1}: {n:,} new items; " + ", ".join(
             f"{c} {rates[c][-1]:,.0f}/s" for c in columns)
-            + f"; server / in-process bulk {ratio:.2f}; worker CPU per item "
-            f"{worker_us['bulk'][-1]:.1f} µs bulk, {worker_us['per_item'][-1]:.1f} µs "
-            "per-item path", flush=True)
+            + f"; server / in-process bulk {ratio:.2f}; CPU per item (µs) " + ", ".join(
+                f"{name} {us[-1]:.1f}" for name, us in cpu_us.items()), flush=True)
     summary = {c: {"min": round(min(v)), "median": round(statistics.median(v))}
                for c, v in rates.items()}
     ratios = [s / b for s, b in zip(rates["server"], rates["in_process_bulk"], strict=True)]
@@ -176,10 +231,10 @@ def main(argv: list[str] | None = None) -> int:
                                              "median": round(statistics.median(old), 2)}
     for name, value in summary.items():
         print(f"{name}: min {value['min']:,}, median {value['median']:,}")
-    for name, us in worker_us.items():
-        summary[f"worker_cpu_us_{name}"] = {"min": round(min(us), 1),
-                                            "median": round(statistics.median(us), 1)}
-        print(f"worker CPU per item, {name}: min {min(us):.1f} µs, "
+    for name, us in cpu_us.items():
+        summary[f"cpu_us_{name}"] = {"min": round(min(us), 1),
+                                     "median": round(statistics.median(us), 1)}
+        print(f"CPU per item, {name}: min {min(us):.1f} µs, "
               f"median {statistics.median(us):.1f} µs")
     print(json.dumps({"items_per_run": args.premises * 90, "workers": args.workers,
                       **summary}))

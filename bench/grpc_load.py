@@ -13,7 +13,9 @@ Drives the service from this (second) process with real Corr2Cause items
 3. streaming: ``N`` items over one ``VerifyStream`` through ``AsyncOracleClient.
    verify_many`` (bounded in flight, responses reordered to the request order);
 4. batched: ``N`` items as ``VerifyBatch`` messages of ``--batch-size`` items (order
-   kept by the server), reported with its ratio to the stream measured in this run.
+   kept by the server; a premise once per group, as ``clients.remote.batch_request``
+   builds them, or ``--old-form``), reported with its ratio to the stream measured in
+   this run.
 
 The server's resident set (the server process and its worker processes, found by
 the listening port under /proc) is read after the warm-up (``rss_mb_start``) and
@@ -43,8 +45,11 @@ import grpc
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from causal_oracle.clients.remote import AsyncOracleClient, make_request  # noqa: E402
-from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb  # noqa: E402
+from causal_oracle.clients.remote import (  # noqa: E402
+    AsyncOracleClient,
+    batch_request,
+    make_request,
+)
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc  # noqa: E402
 
 
@@ -156,13 +161,27 @@ async def stream_phase(target: str, items: list[tuple[str, str]], n: int,
     return seconds
 
 
-async def batch_phase(target: str, items: list[tuple[str, str]], n: int, batch_size: int,
-                      concurrency: int) -> float:
-    """``n`` items as ``VerifyBatch`` messages of ``batch_size``, ``concurrency`` at once;
-    the messages are built before the clock starts (the client's cost is not the server's)."""
+async def answered(target: str, items: list[tuple[str, str]], max_in_flight: int
+                   ) -> list[tuple[str, str]]:
+    """The warm-up: every item once over the stream; the items the oracle answers (a test
+    file corrupts some premises on purpose: their errors would stop the phases)."""
     requests = [make_request(p, h, certificate="none") for p, h in items]
-    batches = [pb.VerifyBatchRequest(items=[requests[(k + i) % len(requests)]
-                                            for i in range(min(batch_size, n - k))])
+    async with AsyncOracleClient(target, timeout=None) as client:
+        results = [r async for r in client.verify_many(requests, max_in_flight=max_in_flight,
+                                                       return_exceptions=True)]
+    return [item for item, r in zip(items, results, strict=True)
+            if not isinstance(r, Exception)]
+
+
+async def batch_phase(target: str, items: list[tuple[str, str]], n: int, batch_size: int,
+                      concurrency: int, group: bool = True) -> float:
+    """``n`` items as ``VerifyBatch`` messages of ``batch_size``, ``concurrency`` at once;
+    the messages are built before the clock starts (the client's cost is not the server's),
+    as the client builds them (``batch_request``: a premise once per group; ``group``
+    False: the old form, each item with its premise)."""
+    requests = [make_request(p, h, certificate="none") for p, h in items]
+    batches = [batch_request([requests[(k + i) % len(requests)]
+                              for i in range(min(batch_size, n - k))], group)[0]
                for k in range(0, n, batch_size)]
     async with grpc.aio.insecure_channel(target, options=[
             ("grpc.max_receive_message_length", 256 * 1024 * 1024)]) as channel:
@@ -174,7 +193,8 @@ async def batch_phase(target: str, items: list[tuple[str, str]], n: int, batch_s
             nonlocal answered
             for batch in todo:
                 response = await stub.VerifyBatch(batch, timeout=600)
-                assert len(response.items) == len(batch.items)
+                assert len(response.items) == len(batch.items) + sum(
+                    len(g.items) for g in batch.groups)
                 answered += len(response.items)
 
         start = time.perf_counter()
@@ -221,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="items per VerifyBatch message (batch phase)")
     parser.add_argument("--batch-concurrency", type=int, default=2,
                         help="VerifyBatch calls in flight")
+    parser.add_argument("--old-form", action="store_true",
+                        help="batch phase: every item with its premise (no VerifyGroup)")
     parser.add_argument("--skip-unary", action="store_true",
                         help="skip the unary phase (it takes the longest)")
     parser.add_argument("--server-pid", type=int, help="the server's pid (default: by port)")
@@ -235,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                                   server_pid(int(target.rsplit(":", 1)[1])))
         items = load_items()
         rss_cold = tree_rss_mb(pid)
-        asyncio.run(stream_phase(target, items, len(items), args.max_in_flight))
+        items = asyncio.run(answered(target, items, args.max_in_flight))
         rss_start = tree_rss_mb(pid)
         print(f"{len(items):,} items; warm-up done; server pid {pid}, RSS {rss_cold} → "
               f"{rss_start} MiB", flush=True)
@@ -247,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
                                                   args.max_in_flight))
         print(f"stream: {args.requests:,} items in {stream_seconds:.2f} s", flush=True)
         batch_seconds = asyncio.run(batch_phase(target, items, args.requests,
-                                                args.batch_size, args.batch_concurrency))
+                                                args.batch_size, args.batch_concurrency,
+                                                not args.old_form))
         print(f"batch: {args.requests:,} items in {batch_seconds:.2f} s", flush=True)
         rss_end = tree_rss_mb(pid)
     finally:

@@ -6,6 +6,9 @@
 ...         ...
 
 * ``verify`` / ``answer`` — unary calls with a deadline (``timeout`` seconds);
+* ``verify_batch`` / ``answer_batch`` — many items in one call, results in request
+  order; requests that share a premise go as a ``VerifyGroup``, the premise once
+  (``batch_request``);
 * ``verify_many`` — batching over the ``VerifyStream`` stream: requests are sent
   with ids, at most ``max_in_flight`` unanswered at a time, and the responses
   come back in the order of the requests;
@@ -36,6 +39,7 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from causal_oracle.clients.remote_batch import batch_request, in_order, outcomes
 from causal_oracle.clients.remote_codec import (
     DeadlineExceeded,
     RemoteError,
@@ -54,7 +58,7 @@ from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
 from causal_oracle.proto.pack import task_answer_of
 
 __all__ = ["AsyncOracleClient", "DeadlineExceeded", "OracleClient", "RemoteError",
-           "RemoteResult", "Unreachable", "error_from_item",
+           "RemoteResult", "Unreachable", "batch_request", "error_from_item",
            "error_from_rpc", "make_request", "pb"]
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -113,12 +117,6 @@ def _channel_credentials(root_certificates: bytes | None, client_key: bytes | No
     (mutual TLS, for a server started with ``--tls-client-ca``)."""
     return grpc.ssl_channel_credentials(root_certificates=root_certificates,
                                         private_key=client_key, certificate_chain=client_cert)
-
-
-def _outcomes(items: Iterable[Any]) -> list[Any]:
-    """Batch response items → responses, or the oracle's exceptions for failed items."""
-    return [getattr(i, i.WhichOneof("outcome")) if i.WhichOneof("outcome") == "result"
-            else error_from_item(i.error) for i in items]
 
 
 class OracleClient:
@@ -203,17 +201,21 @@ class OracleClient:
                                           timeout=timeout))
 
     def verify_batch(self, requests: Iterable[pb.VerifyRequest], *,
-                     timeout: float | None = None) -> list[pb.VerifyResponse | Exception]:
+                     timeout: float | None = None, group: bool = True
+                     ) -> list[pb.VerifyResponse | Exception]:
         """Many items in one ``VerifyBatch`` call; results in request order, a failed item
-        as its exception (``ParseError``, ``BudgetExceeded``, …)."""
-        batch = pb.VerifyBatchRequest(items=list(requests))
-        return _outcomes(self._call(self._stub.VerifyBatch, batch, timeout).items)
+        as its exception (``ParseError``, ``BudgetExceeded``, …).  A premise that several
+        requests share is sent once (``batch_request``; ``group=False``: not, for a
+        server from before ``VerifyGroup``)."""
+        batch, order = batch_request(requests, group)
+        response = self._call(self._stub.VerifyBatch, batch, timeout)
+        return in_order(outcomes(response.items), order, self.target)
 
     def answer_batch(self, requests: Iterable[pb.AnswerRequest], *,
                      timeout: float | None = None) -> list[pb.AnswerResponse | Exception]:
         """Many ``Answer`` items in one ``AnswerBatch`` call, as ``verify_batch``."""
         batch = pb.AnswerBatchRequest(items=list(requests))
-        return _outcomes(self._call(self._stub.AnswerBatch, batch, timeout).items)
+        return outcomes(self._call(self._stub.AnswerBatch, batch, timeout).items)
 
     def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         """The health status name (``SERVING``, ``NOT_SERVING``, …)."""
@@ -352,6 +354,15 @@ class AsyncOracleClient:
         if model_answer is not None:
             request.model_answer = model_answer
         return await self._call(self._stub.Answer, request, timeout)
+
+    async def verify_batch(self, requests: Iterable[pb.VerifyRequest], *,
+                           timeout: float | None = None, group: bool = True
+                           ) -> list[pb.VerifyResponse | Exception]:
+        """As ``OracleClient.verify_batch``: one ``VerifyBatch`` call, a premise shared by
+        several requests sent once (``batch_request``), results in request order."""
+        batch, order = batch_request(requests, group)
+        response = await self._call(self._stub.VerifyBatch, batch, timeout)
+        return in_order(outcomes(response.items), order, self.target)
 
     async def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:
         response = await self._call(self._health.Check,

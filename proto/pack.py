@@ -351,17 +351,21 @@ class BulkPacker:
     (one per verdict, profile and hypothesis shape)."""
 
     def __init__(self) -> None:
-        self._key: tuple[object, object, int] | None = None
+        self._key: tuple[object, object, int, object] | None = None
         self._variables = self._exact = self._cpdag = self._size = b""
         self._profiles: dict[str, bytes] = {}
         self._labels: dict[tuple[str, int | None], bytes] = {}
-        self._kinds: dict[str, bytes] = {}
+        #: by the kind's ``id``: enum members are singletons, and an enum's hash is
+        #: Python code (a tenth of a packed item's time)
+        self._kinds: dict[int, bytes] = {}
         self._heads: dict[tuple[object, ...], bytes] = {}
         self._certificates: dict[tuple[object, ...], bytes] = {}
 
     def _premise(self, variables: Sequence[str], cpdag: tuple[Sequence[Sequence[str]],
-                 Sequence[Sequence[str]]], size: int) -> None:
-        self._key = (variables, cpdag, size)
+                 Sequence[Sequence[str]]], size: int, profile: object) -> None:
+        """The parts of a premise's class under one profile (the cached heads and
+        certificates hold both)."""
+        self._key = (variables, cpdag, size, profile)
         self._variables = b"".join(_text(b"\x6a", v) if v else b"\x6a\x00" for v in variables)
         exact = str(size)
         self._exact = _text(b"\x92\x01", exact)  # VerifyResponse.class_size_exact = 18
@@ -423,21 +427,21 @@ class BulkPacker:
         v = r.verdict
         key = self._key
         if (key is None or key[0] is not r.variables or key[1] is not r.cpdag
-                or key[2] != v.class_size):
-            self._premise(r.variables, r.cpdag, v.class_size)
+                or key[2] != v.class_size or key[3] is not r.profile):
+            self._premise(r.variables, r.cpdag, v.class_size, r.profile)
         labels = tuple(r.labels_by_profile.items())
-        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, r.profile, labels)
+        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, labels)  # one profile
         head = self._heads.get(head_key)
         if head is None:
             head = self._heads[head_key] = self._head(r, labels)
-        kind = self._kinds.get(v.kind.value)
+        kind = self._kinds.get(id(v.kind))
         if kind is None:
-            kind = self._kinds[v.kind.value] = _text(b"\x72", v.kind.value)
+            kind = self._kinds[id(v.kind)] = _text(b"\x72", v.kind.value)
         reason = r.reason.encode("utf-8")
         reason = b"\x4a" + _v(len(reason)) + reason if reason else b""
         if not with_certificate:
             return b"".join((head, reason, self._variables, kind, self._exact))
-        cert_key = (v.relation, r.profile, v.kind, r.form, r.pair)
+        cert_key = (v.relation, id(v.kind), id(r.form), r.pair)  # one profile
         cert = self._certificates.get(cert_key)
         if cert is None:
             cert = self._certificates[cert_key] = self._certificate(r)

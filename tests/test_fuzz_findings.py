@@ -356,7 +356,7 @@ def test_overrunning_worker_is_killed_and_replaced(monkeypatch: pytest.MonkeyPat
         old = {worker.process for worker in pool._all}
         slow = make_request(slow_premise(22), "V0 directly causes V2.").SerializeToString()
         monkeypatch.setattr(server_pool, "WATCHDOG_SLACK_S", -29.9)
-        [(ok, data)] = asyncio.run(pool.run("verify", [(slow, None)]))
+        [(ok, data)] = asyncio.run(pool.run("verify", [(b"", slow, None)]))
         assert not ok
         error = pb.ItemError.FromString(data)
         assert error.code == EXHAUSTED.value[0] and "replaced" in error.message
@@ -365,7 +365,7 @@ def test_overrunning_worker_is_killed_and_replaced(monkeypatch: pytest.MonkeyPat
             assert not process.is_alive()
         monkeypatch.setattr(server_pool, "WATCHDOG_SLACK_S", 2.0)
         quick = make_request(PREMISE, "A directly causes B.").SerializeToString()
-        [(ok, data)] = asyncio.run(pool.run("verify", [(quick, None)]))
+        [(ok, data)] = asyncio.run(pool.run("verify", [(b"", quick, None)]))
         assert ok and pb.VerifyResponse.FromString(data).relation == pb.RELATION_ENTAILMENT
     finally:
         pool.shutdown()

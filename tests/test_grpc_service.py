@@ -445,10 +445,11 @@ def test_worker_budget_interrupts_solver_loops() -> None:
 
     request = make_request(slow_premise(22), "V0 directly causes V2.").SerializeToString()
     roomy, tight = Service(Limits(budget_s=60.0)), Service(Limits(budget_s=0.3))
-    [(ok, data)] = server_pool._run_items("verify", [(request, time.time() + 0.3)], roomy)
+    [(ok, data)] = server_pool._run_items("verify", [(b"", request, time.time() + 0.3)],
+                                          roomy)
     assert not ok
     assert pb.ItemError.FromString(data).code == grpc.StatusCode.DEADLINE_EXCEEDED.value[0]
-    [(ok, data)] = server_pool._run_items("verify", [(request, None)], tight)
+    [(ok, data)] = server_pool._run_items("verify", [(b"", request, None)], tight)
     assert not ok
     error = pb.ItemError.FromString(data)
     assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]

@@ -6,7 +6,8 @@
   the bulk path leaves (model answers, certificates, explanations, the ``input``
   layout, ``compelled``) and under every member profile;
 * a run whose budget or deadline is spent gives each of its items that error;
-* ``jobs`` pins a premise's items to one slot, in order, cut at ``JOB_ITEMS``;
+* ``jobs`` pins a premise's items to one slot, in order, cut at ``JOB_ITEMS``; a job
+  frame sends a premise once per run of its items;
 * the pool's slots: a pinned batch waits for its slot, takes another slot that is
   idle, hands slots on first come, first served, and forgets a cancelled waiter;
 * over gRPC, a ``VerifyBatch`` and a stream answer every item as in-process
@@ -20,6 +21,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_grpc_service import ServerThread, premise_text, rows, slow_premise
 
 from causal_oracle import entry as svc
@@ -27,6 +30,7 @@ from causal_oracle import server_batch, server_pool
 from causal_oracle.clients.remote import OracleClient, make_request
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
+from causal_oracle.proto.wire import split_premise
 
 CHAIN = premise_text(4, independences="A is independent of D given B and C. "
                      "A is independent of C given B. B is independent of D given C.")
@@ -39,6 +43,21 @@ HYPOTHESES = ["A directly causes B.", "B directly causes A.", "A causes somethin
               "There exists at least one collider (i.e., common effect) of A and C.",
               "There exists at least one confounder (i.e., common cause) of B and D.",
               "A directly causes Z.", "nonsense", "A directly causes A."]
+
+
+def _items(data: list[bytes], deadline: float | None) -> server_pool.Items:
+    """A job's items as the server ships them: each request split at its premise field,
+    the items of a run sharing the field's object."""
+    out, last = [], b""
+    for d in data:
+        head, rest = split_premise(d, last)
+        out.append((head, rest, deadline))
+        last = head
+    return out
+
+
+def _heads(requests: list[pb.VerifyRequest]) -> list[bytes]:
+    return [item[0] for item in _items([r.SerializeToString() for r in requests], None)]
 
 
 def _requests() -> list[pb.VerifyRequest]:
@@ -69,22 +88,20 @@ def _requests() -> list[pb.VerifyRequest]:
 def test_a_job_by_premise_runs_answers_what_each_item_answers() -> None:
     requests = [r.SerializeToString() for r in _requests()]
     deadline = time.time() + 600
-    bulk = server_pool._run_items("verify", [(r, deadline) for r in requests],
+    bulk = server_pool._run_items("verify", _items(requests, deadline),
                                   svc.Service(svc.Limits()))
     alone = svc.Service(svc.Limits())
     one = [server_pool._run_one(alone, "verify", r, deadline) for r in requests]
     assert bulk == one
     assert sum(ok for ok, _ in one) > 60 and sum(not ok for ok, _ in one) > 10
-    by_bulk = server_batch.bulk_answers(svc.Service(svc.Limits()),
-                                        [(r, deadline) for r in requests])
+    by_bulk = server_batch.bulk_answers(svc.Service(svc.Limits()), _items(requests, deadline))
     assert sum(isinstance(a, tuple) for a in by_bulk) > 30  # the bulk path answered most
 
 
 def test_the_bulk_answers_are_the_per_item_answers_on_a_whole_file() -> None:
     data = [make_request(r["premise"], r["hypothesis"], certificate="none")
             .SerializeToString() for r in rows("n4_paraph")]
-    bulk = server_pool._run_items("verify", [(d, None) for d in data],
-                                  svc.Service(svc.Limits()))
+    bulk = server_pool._run_items("verify", _items(data, None), svc.Service(svc.Limits()))
     alone = svc.Service(svc.Limits())
     assert bulk == [server_pool._run_one(alone, "verify", d, None) for d in data]
 
@@ -95,12 +112,12 @@ def test_a_run_out_of_budget_or_time_gives_each_item_the_error() -> None:
             .SerializeToString() for i in range(4)]
     tight = svc.Service(svc.Limits(budget_s=0.05))
     started = time.perf_counter()
-    results = server_pool._run_items("verify", [(d, None) for d in data], tight)
+    results = server_pool._run_items("verify", _items(data, None), tight)
     assert time.perf_counter() - started < 20  # one budget for the run, not one per item
     for ok, error in results:
         item = pb.ItemError.FromString(error)
         assert not ok and (item.code, item.kind) == (pack.EXHAUSTED, "budget_exceeded")
-    late = server_pool._run_items("verify", [(d, time.time() + 0.05) for d in data],
+    late = server_pool._run_items("verify", _items(data, time.time() + 0.05),
                                   svc.Service(svc.Limits()))
     for ok, error in late:
         assert not ok and pb.ItemError.FromString(error).code == pack.DEADLINE
@@ -110,7 +127,7 @@ def test_jobs_interleave_the_slots(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(server_batch, "JOB_ITEMS", 4)
     premises = [premise_text(3, first=c) for c in "ABCDEFGHIJKLMNOP"]
     requests = [make_request(p, "A directly causes B.") for p in premises for _ in range(2)]
-    todo = server_batch.jobs("verify", requests, 2, chunk=64)
+    todo = server_batch.jobs("verify", _heads(requests), 2, chunk=64)
     slots = [slot for slot, _ in todo]
     assert set(slots) == {0, 1} and slots[0] != slots[1]
     assert all(len(job) == 4 for _, job in todo[:2])
@@ -120,7 +137,8 @@ def test_jobs_pin_each_premise_to_one_slot_in_order() -> None:
     premises = [premise_text(n) for n in (2, 3, 4, 5)]
     requests = [make_request(premises[k % 4], "A directly causes B.") for k in range(40)]
     requests.insert(7, pb.VerifyRequest(input="Premise: x\nHypothesis: y"))
-    todo = server_batch.jobs("verify", requests, 2, chunk=64)
+    heads = _heads(requests)
+    todo = server_batch.jobs("verify", heads, 2, chunk=64)
     seen = sorted(k for _, job in todo for k in job)
     assert seen == list(range(len(requests)))
     for slot, job in todo:
@@ -128,13 +146,18 @@ def test_jobs_pin_each_premise_to_one_slot_in_order() -> None:
             assert job == [7]
             continue
         assert job == sorted(job, key=lambda k: (premises.index(requests[k].premise), k))
-        assert {server_batch.slot_of(requests[k].premise.strip(), 2) for k in job} == {slot}
-    assert server_batch.slot_of(premises[0], 3) == server_batch.slot_of(premises[0], 3)
-    answers = [pb.AnswerRequest(prompt="x")] * 3
-    assert server_batch.jobs("answer", answers, 2, chunk=2) == [(None, [0, 1]), (None, [2])]
-    big = [make_request(premises[0], "A directly causes B.")] * (server_batch.JOB_ITEMS + 5)
+        assert {server_batch.slot_of(heads[k], 2) for k in job} == {slot}
+    # a premise's slot does not depend on the whitespace around it, nor on the call
+    padded = _heads([make_request(" " + premises[0] + "\n", "A directly causes B.")])[0]
+    assert server_batch.slot_of(padded, 3) == server_batch.slot_of(heads[0], 3)
+    assert server_batch.jobs("answer", [b""] * 3, 2, chunk=2) == [(None, [0, 1]), (None, [2])]
+    big = _heads([make_request(premises[0], "A directly causes B.")] * (
+        server_batch.JOB_ITEMS + 5))
     assert [len(job) for _, job in server_batch.jobs("verify", big, 2, 64)] == [
         server_batch.JOB_ITEMS + 5]  # a group is not cut: the cut comes after it
+    # equal premise fields that are distinct objects are still one premise
+    copies = [bytes(bytearray(h)) for h in big[:3]]
+    assert [job for _, job in server_batch.jobs("verify", copies, 2, 64)] == [[0, 1, 2]]
 
 
 def test_pool_slots_wait_steal_and_hand_on_in_turn() -> None:
@@ -200,27 +223,18 @@ def test_verify_batch_and_stream_answer_as_verify_does(served: ServerThread) -> 
             assert isinstance(got, Exception)
 
 
-def test_jobs_read_off_the_items_bytes_are_the_same_jobs() -> None:
-    premises = [premise_text(n) for n in (2, 3, 4)]
-    requests = [make_request(premises[k // 5 % 3], "A directly causes B.") for k in range(30)]
-    requests[3] = pb.VerifyRequest(premise=premises[0], input="Premise: x\nHypothesis: y")
-    requests[4] = pb.VerifyRequest(premise=premises[0])  # no hypothesis: any worker
-    requests[11] = make_request(" " + premises[2] + " ", "A directly causes B.")
-    raw = [r.SerializeToString() for r in requests]
-    assert server_batch.jobs("verify", requests, 2, 4, raw) == \
-        server_batch.jobs("verify", requests, 2, 4)
-
-
 def test_a_job_frame_sends_a_shared_premise_once() -> None:
     premise = premise_text(5)
-    items = [(make_request(premise, h).SerializeToString(), d)
-             for h, d in zip(HYPOTHESES * 3, [None, 5.0] * 9, strict=False)]
-    items.insert(4, (make_request(premise_text(3), "A directly causes B.")
-                     .SerializeToString(), None))
-    items.append((b"", None))
+    data = [make_request(premise, h).SerializeToString() for h in HYPOTHESES * 3]
+    data.insert(4, make_request(premise_text(3), "A directly causes B.").SerializeToString())
+    data += [b"", pb.VerifyRequest(hypothesis="x", premise="y").SerializeToString()]
+    items = [(h, r, d) for (h, r, _), d in zip(_items(data, None), [None, 5.0] * 15,
+                                               strict=False)]
     frame = server_pool.encode_job("verify", items)
-    assert server_pool.decode_job(frame) == ("verify", items)
-    assert len(frame) < sum(len(d) for d, _ in items) // 3  # premise sent 3 times, not 19
+    kind, back = server_pool.decode_job(frame)
+    assert (kind, back) == ("verify", items)
+    assert len(frame) < sum(len(h) + len(r) for h, r, _ in items) // 3  # 3 times, not 28
+    assert back[1][0] is back[2][0]  # a run's items share the premise field's object
 
 
 def test_the_response_cache_counts_a_tuple_keys_parts() -> None:
@@ -231,3 +245,20 @@ def test_the_response_cache_counts_a_tuple_keys_parts() -> None:
     cache.put(b"verifyabc", (True, b"12"))  # the same bytes joined: another key
     assert cache.get(("verify", b"abc")) == (True, b"12") and cache.nbytes == 11 + 11
     assert cache.get(("answer", b"abc")) is None
+
+
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 3, 4, 5, 6]), st.binary(max_size=200)),
+                max_size=4) | st.binary(max_size=40).map(lambda b: [(0, b)]))
+def test_the_usual_shape_reads_as_the_field_reader_does(
+        fields: list[tuple[int, bytes]]) -> None:
+    rest = b"".join(data if number == 0 else
+                    bytes([number << 3 | 2]) + pack.varint(len(data)) + data
+                    for number, data in fields)
+    usual = server_batch._usual(rest)
+    read = server_batch._fields(rest, {1: b""})
+    if usual is not None:  # then the field reader finds exactly that
+        assert read is not None and 3 not in read and 4 not in read and read[2]
+        assert usual == (read[2], read.get(5, b""))
+    elif read is not None and set(read) <= {1, 2, 5} and read.get(2) and all(
+            len(v) < 128 for v in read.values()) and list(read)[1:] in ([2], [2, 5]):
+        raise AssertionError(f"the usual shape was not read: {rest!r}")

@@ -46,8 +46,8 @@ def test_varint_is_protobufs(n: int) -> None:
 def test_frames_parse_back(text: str, ok: bool, rid: int) -> None:
     data = (pb.VerifyResponse(reason=text) if ok else pb.ItemError(message=text)
             ).SerializeToString()
-    batch = pb.VerifyBatchResponse.FromString(
-        wire.batch_item(wire.outcome(ok, data)) * 2)
+    assert wire.batch_outcome(ok, data) == wire.batch_item(wire.outcome(ok, data))
+    batch = pb.VerifyBatchResponse.FromString(wire.batch_outcome(ok, data) * 2)
     assert len(batch.items) == 2
     for item in batch.items:
         assert item.WhichOneof("outcome") == ("result" if ok else "error")
@@ -88,3 +88,42 @@ def test_a_batch_with_other_fields_or_bad_bytes_keeps_protobufs_reading() -> Non
                       wire.Undecodable)
     assert wire.leading_field(b"") == 0 and wire.leading_field(b"\x10\x01") == 0
     assert wire.leading_field(b"\x0a\x05ab") == 0  # a length past the end
+
+
+@given(st.text(max_size=300), st.text(max_size=40), st.text(max_size=20),
+       st.sampled_from([0, 1, 3]))
+def test_a_request_splits_at_its_premise_field(premise: str, hypothesis: str, answer: str,
+                                               profile: int) -> None:
+    request = pb.VerifyRequest(premise=premise, hypothesis=hypothesis, model_answer=answer,
+                               options=pb.Options(profile=profile))
+    data = request.SerializeToString()
+    head, rest = wire.split_premise(data)
+    assert head == wire.premise_field(premise) and head + rest == data
+    item = pb.VerifyRequest.FromString(rest)
+    assert not item.premise and item.hypothesis == hypothesis
+    again = wire.split_premise(data, head)
+    assert again[0] is head and again[1] == rest  # the last field's object, reused
+    other = pb.VerifyRequest(premise=premise + "x", hypothesis=hypothesis).SerializeToString()
+    assert wire.split_premise(other, head)[0] == wire.premise_field(premise + "x")
+    assert wire.split_premise(pb.VerifyRequest(hypothesis=hypothesis).SerializeToString()
+                              )[0] == b""
+
+
+@given(st.lists(st.text(max_size=50), max_size=4), st.lists(st.text(max_size=50), max_size=4))
+def test_batch_items_skip_the_groups(items: list[str], premises: list[str]) -> None:
+    requests = [pb.VerifyRequest(hypothesis=h) for h in items]
+    groups = [pb.VerifyGroup(premise=p, items=[pb.VerifyRequest(hypothesis=p)])
+              for p in premises]
+    data = pb.VerifyBatchRequest(items=requests, groups=groups).SerializeToString()
+    assert wire.batch_items(data) == [r.SerializeToString() for r in requests]
+    parsed = wire.safe_batch_parser(pb.VerifyBatchRequest)(data)
+    assert isinstance(parsed, wire.Batch) and list(parsed.groups) == groups
+
+
+def test_read_varint_reads_protobufs_and_refuses_what_runs_past() -> None:
+    for n in (0, 1, 127, 128, 300, 2**28 - 1, 2**32 - 1):
+        data = wire.varint(n) + b"rest"
+        assert wire.read_varint(data, 0) == (n, len(data) - 4)
+    for bad in (b"", b"\x80", b"\xff\xff\xff\xff\xff\x01"):
+        with pytest.raises(ValueError):
+            wire.read_varint(bad, 0)

@@ -232,12 +232,14 @@ class VerifyResponse(_message.Message):
     def __init__(self, label: _Optional[int] = ..., relation: _Optional[_Union[Relation, str]] = ..., class_size: _Optional[int] = ..., holds_in: _Optional[int] = ..., ambiguous: _Optional[bool] = ..., labels_by_profile: _Optional[_Iterable[_Union[ProfileLabel, _Mapping]]] = ..., profile: _Optional[_Union[Profile, str]] = ..., certificate_checked: _Optional[bool] = ..., reason: _Optional[str] = ..., explanation_format: _Optional[_Union[ExplanationFormat, str]] = ..., explanation: _Optional[str] = ..., certificate: _Optional[_Union[Certificate, _Mapping]] = ..., variables: _Optional[_Iterable[str]] = ..., hypothesis_kind: _Optional[str] = ..., grade: _Optional[_Union[Grade, str]] = ..., normalised_answer: _Optional[str] = ..., grade_reason: _Optional[str] = ..., class_size_exact: _Optional[str] = ...) -> None: ...
 
 class VerifyStreamRequest(_message.Message):
-    __slots__ = ("id", "request")
+    __slots__ = ("id", "request", "group")
     ID_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
     id: int
     request: VerifyRequest
-    def __init__(self, id: _Optional[int] = ..., request: _Optional[_Union[VerifyRequest, _Mapping]] = ...) -> None: ...
+    group: VerifyGroup
+    def __init__(self, id: _Optional[int] = ..., request: _Optional[_Union[VerifyRequest, _Mapping]] = ..., group: _Optional[_Union[VerifyGroup, _Mapping]] = ...) -> None: ...
 
 class VerifyStreamResponse(_message.Message):
     __slots__ = ("id", "result", "error")
@@ -336,10 +338,20 @@ class Reasoning(_message.Message):
     def __init__(self, supported: _Optional[bool] = ..., claims: _Optional[_Iterable[_Union[ReasoningClaim, _Mapping]]] = ..., contradictions: _Optional[_Iterable[_Union[ReasoningContradiction, _Mapping]]] = ..., true_claims: _Optional[int] = ..., false_claims: _Optional[int] = ..., not_decidable: _Optional[int] = ..., score: _Optional[float] = ..., lucky: _Optional[bool] = ..., unsupported: _Optional[bool] = ...) -> None: ...
 
 class VerifyBatchRequest(_message.Message):
-    __slots__ = ("items",)
+    __slots__ = ("items", "groups")
     ITEMS_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
     items: _containers.RepeatedCompositeFieldContainer[VerifyRequest]
-    def __init__(self, items: _Optional[_Iterable[_Union[VerifyRequest, _Mapping]]] = ...) -> None: ...
+    groups: _containers.RepeatedCompositeFieldContainer[VerifyGroup]
+    def __init__(self, items: _Optional[_Iterable[_Union[VerifyRequest, _Mapping]]] = ..., groups: _Optional[_Iterable[_Union[VerifyGroup, _Mapping]]] = ...) -> None: ...
+
+class VerifyGroup(_message.Message):
+    __slots__ = ("premise", "items")
+    PREMISE_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    premise: str
+    items: _containers.RepeatedCompositeFieldContainer[VerifyRequest]
+    def __init__(self, premise: _Optional[str] = ..., items: _Optional[_Iterable[_Union[VerifyRequest, _Mapping]]] = ...) -> None: ...
 
 class VerifyItem(_message.Message):
     __slots__ = ("result", "error")

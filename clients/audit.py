@@ -28,6 +28,7 @@ from causal_oracle.clients.audit_report import AuditReport
 from causal_oracle.clients.exits import quiet_pool
 from causal_oracle.clients.row_audit import DEFAULT_COLUMNS, Columns, audit_row, table_labels
 from causal_oracle.entry import Profile
+from causal_oracle.entry.audit_quick import Agreeing, QuickAudit
 from causal_oracle.entry.audit_record import INTERNAL, AuditRecord, failed
 from causal_oracle.entry.oracle_protocol import Oracle
 
@@ -97,37 +98,66 @@ def _raw_rows(source: readers.Source) -> Iterator[tuple[int, dict[str, Any] | st
         yield from _line_rows(handle, 1, readers.row_namer(file))
 
 
+class Audited(NamedTuple):
+    """A chunk audited: the records of the rows audited one by one or recorded by a
+    quick path (position in the chunk, record; in row order), and the quick path's
+    counted agreeing rows (``entry.audit_quick.Agreeing``)."""
+
+    records: list[tuple[int, AuditRecord]]
+    agreeing: list[Agreeing]
+
+    def add_to(self, report: AuditReport) -> None:
+        for _, record in self.records:
+            report.add(record)
+        for block in self.agreeing:
+            report.add_agreeing(block)
+
+    def every_record(self) -> list[AuditRecord]:
+        """Every row's record, in row order (the blocks' built now: for a ``Sink``)."""
+        if not self.agreeing:
+            return [record for _, record in self.records]
+        out = dict(self.records)
+        for block in self.agreeing:
+            out.update(zip(block.positions, block.records(), strict=True))
+        return [out[position] for position in sorted(out)]
+
+
 def _work(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str],
-          verifier: Oracle | None = None) -> list[AuditRecord]:
+          verifier: Oracle | None = None) -> Audited:
     chunk, cols, profile = args
     fatal = getattr(verifier, "fatal_errors", ())
     rows = chunk  # (file line, decoded row or the error that kept it from being read)
     quick = verifier is None and profile in _PROFILES
-    fast = table_labels(rows, cols, Profile(profile)) if quick else {}
+    fast = table_labels(rows, cols, Profile(profile)) if quick else QuickAudit()
+    answered = fast.records
+    counted: set[int] = set()
+    for block in fast.agreeing:
+        counted.update(block.positions)
     out = []
     for position, (index, row) in enumerate(rows):
-        if isinstance(row, str):
-            out.append(failed(index, None, row))
+        if position in counted:
             continue
-        done = fast.get(position)
+        if isinstance(row, str):
+            out.append((position, failed(index, None, row)))
+            continue
+        done = answered.get(position)
         if done is not None:
-            out.append(done)
+            out.append((position, done))
             continue
         try:
-            out.append(audit_row(index, row, cols, profile, verifier))
+            out.append((position, audit_row(index, row, cols, profile, verifier)))
         except fatal:
             raise
         except Exception as error:
-            out.append(failed(index, row.get(cols.id),
-                              f"{INTERNAL}{type(error).__name__}: {error}"))
-    return out
+            out.append((position, failed(index, row.get(cols.id),
+                                         f"{INTERNAL}{type(error).__name__}: {error}")))
+    return Audited(out, fast.agreeing)
 
 
-def _add(report: AuditReport, records: list[AuditRecord], sink: Sink | None) -> None:
-    for record in records:
-        report.add(record)
+def _add(report: AuditReport, audited: Audited, sink: Sink | None) -> None:
+    audited.add_to(report)
     if sink is not None:
-        sink(records)
+        sink(audited.every_record())
 
 
 def _chunks(rows: Iterator[tuple[int, dict[str, Any] | str]], cols: Columns, profile: str
@@ -178,8 +208,11 @@ def run_audit(path: Path, *, cols: Columns = DEFAULT_COLUMNS, profile: str = "co
     elif workers > 1 and verifier is None:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         with quiet_pool(ctx, workers) as pool:
-            for records in pool.imap(_work, chunks):
-                _add(report, records, sink)
+            kept = ((*args, sink is not None) for args in chunks)
+            for partial, records in pool.imap(_audit_chunk, kept):
+                report.merge(partial)
+                if sink is not None:
+                    sink(records)
                 step()
     else:
         for args in chunks:
@@ -244,9 +277,17 @@ def _audit_range(args: tuple[_Range, Columns, str, bool]
     with open(rng.path, "rb") as handle:
         handle.seek(rng.start)
         data = handle.read(rng.end - rng.start)
-    report = AuditReport()
     rows = list(_line_rows(data.split(b"\n"), rng.first_line, readers.row_namer(rng.path)))
-    records = _work((rows, cols, profile))
-    for record in records:
-        report.add(record)
-    return report, records if keep else []
+    return _audit_chunk((rows, cols, profile, keep))
+
+
+def _audit_chunk(args: tuple[list[tuple[int, dict[str, Any] | str]], Columns, str, bool]
+                 ) -> tuple[AuditReport, list[AuditRecord]]:
+    """A worker's chunk audited: its partial report (counts, and the records of the
+    rows it lists), and every record only when the parent streams them (``keep``) —
+    what goes back to the parent is no larger than the report needs."""
+    rows, cols, profile, keep = args
+    report = AuditReport()
+    audited = _work((rows, cols, profile))
+    audited.add_to(report)
+    return report, audited.every_record() if keep else []

@@ -198,7 +198,8 @@ def run_audit(path: Path, *, cols: Columns = DEFAULT_COLUMNS, profile: str = "co
     if workers > 1 and verifier is None and source.unit == "line" \
             and source.format is readers.Format.JSONL:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        tasks = ((rng, cols, profile, sink is not None) for rng in _byte_ranges(path))
+        tasks = ((rng, cols, profile, sink is not None)
+                 for rng in _byte_ranges(path, premise=cols.premise))
         with quiet_pool(ctx, workers) as pool:
             for partial, records in pool.imap(_audit_range, tasks):
                 report.merge(partial)
@@ -251,8 +252,16 @@ class _Range(NamedTuple):
     first_line: int  # 1-based number of the range's first line
 
 
-def _byte_ranges(path: Path, size: int | None = None) -> Iterator[_Range]:
-    """Ranges of about ``size`` bytes that end on line boundaries, with line numbers."""
+#: at most this many lines are added to a range to keep a premise's rows in one range
+_GROUP_LINES = 4096
+
+
+def _byte_ranges(path: Path, size: int | None = None, premise: str | None = None
+                 ) -> Iterator[_Range]:
+    """Ranges of about ``size`` bytes that end on line boundaries, with line numbers;
+    with ``premise`` (its column's name), a range goes on to the end of the run of rows
+    that share its last row's premise, so that one worker reads them all (and derives
+    the premise's class once) — up to ``_GROUP_LINES`` lines more."""
     size = size or _RANGE_BYTES
     line = 1
     with path.open("rb") as handle:
@@ -264,9 +273,36 @@ def _byte_ranges(path: Path, size: int | None = None) -> Iterator[_Range]:
                 return
             if len(block) == size:
                 block += handle.readline()
+                if premise is not None:
+                    block += _same_premise(handle, block, premise)
             yield _Range(str(path), start, start + len(block), line)
             line += block.count(b"\n")
             start += len(block)
+
+
+def _premise_of(text: bytes, premise: str) -> Any:
+    try:
+        row = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    return row.get(premise) if type(row) is dict else None
+
+
+def _same_premise(handle: Any, block: bytes, premise: str) -> bytes:
+    """The lines after ``block`` (read from ``handle``) whose rows have the premise of
+    its last line (b"" when it has none); ``handle`` is left after them."""
+    last = _premise_of(block[block.rfind(b"\n", 0, len(block) - 1) + 1:], premise)
+    if not isinstance(last, str):
+        return b""
+    taken: list[bytes] = []
+    for _ in range(_GROUP_LINES):
+        at = handle.tell()
+        text = handle.readline()
+        if not text or _premise_of(text, premise) != last:
+            handle.seek(at)
+            break
+        taken.append(text)
+    return b"".join(taken)
 
 
 def _audit_range(args: tuple[_Range, Columns, str, bool]

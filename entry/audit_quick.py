@@ -15,7 +15,7 @@ records; ``QuickAudit`` holds both, by position in the chunk of rows it was give
 
     >>> from causal_oracle.entry.audit_record import AuditRecord, Outcome
     >>> block = Agreeing("ie", [0, 2], [1, 3], {"task": {"IE": 2}}, 0,
-    ...                  lambda i: AuditRecord(i + 1, None, Outcome.AGREE, "ie"))
+    ...                  lambda k: AuditRecord([1, 3][k], None, Outcome.AGREE, "ie"))
     >>> quick = QuickAudit({}, [block])
     >>> sorted(quick.answered()), [r.row for r in quick.all_records().values()]
     ([0, 2], [1, 3])

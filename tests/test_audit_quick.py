@@ -83,3 +83,51 @@ def test_a_sink_gets_every_rows_record(tmp_path: Path) -> None:
         assert sum(r.outcome.value == "agree" for r in got) == report.summary.agree  # type: ignore[attr-defined]
     memory = audit_rows(rows)
     assert memory.summary.to_json() == report.summary.to_json()
+
+
+def test_group_labels_are_label_fast_manys_verdicts() -> None:
+    """A premise group's labels, read off the tables in columns, are the verdicts
+    ``label_fast_many`` gives each row (None where it gives none)."""
+    from causal_oracle.entry import Profile, Service
+    from causal_oracle.entry.families.corr2cause_columns import label_columns
+
+    rows = load_rows("n4")[:400] + load_rows("n5_sample")[:200]
+    service = Service()
+    memory = service.pairs()
+    groups: dict[str, list[str]] = {}
+    for row in rows:
+        groups.setdefault(row["premise"], []).append(row["hypothesis"])
+    groups["not a premise"] = ["A directly causes B.", "B directly causes A."]
+    checked = 0
+    for premise, texts in groups.items():
+        texts = [*texts, "Z directly causes A.", "not a hypothesis", "A directly causes A."]
+        expected = memory.label_fast_many(premise, texts)
+        labels = label_columns(memory, premise, texts, Profile.CORR2CAUSE)
+        if labels is None:
+            assert not any(expected), premise
+            continue
+        for j, verdict in enumerate(expected):
+            assert bool(labels.answered[j]) == (verdict is not None)
+            if verdict is not None:
+                assert labels.verdict(j) == verdict
+                checked += 1
+    assert checked > 400
+
+
+def test_byte_ranges_keep_a_premises_rows_together(tmp_path: Path) -> None:
+    from causal_oracle.clients.audit import _byte_ranges
+
+    rows = load_rows("n4")
+    path = tmp_path / "rows.jsonl"
+    data = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    path.write_bytes(data)
+    ranges = list(_byte_ranges(path, 20_000, premise="premise"))
+    assert len(ranges) > 5 and ranges[0].start == 0 and ranges[-1].end == len(data)
+    line = 1
+    for before, after in zip(ranges, ranges[1:], strict=False):
+        assert before.end == after.start and before.first_line == line
+        line += data[before.start:before.end].count(b"\n")
+        assert rows[after.first_line - 2]["premise"] != rows[after.first_line - 1]["premise"]
+    plain = list(_byte_ranges(path, 20_000))
+    assert any(rows[r.first_line - 2]["premise"] == rows[r.first_line - 1]["premise"]
+               for r in plain[1:])

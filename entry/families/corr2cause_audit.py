@@ -22,11 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from causal_oracle.entry.audit_quick import Agreeing, QuickAudit
 from causal_oracle.entry.audit_record import AuditRecord, Picture
 from causal_oracle.entry.audit_record import Outcome as Found
 from causal_oracle.entry.audit_record import record_of as outcome_of
 from causal_oracle.entry.families.corr2cause_bulk import FastVerdict
+from causal_oracle.entry.families.corr2cause_columns import GroupLabels, label_columns
 from causal_oracle.entry.families.corr2cause_memory import Corr2CauseMemory
 from causal_oracle.entry.families.corr2cause_result import RELATIONS, VerifyResult
 from causal_oracle.entry.gold import binary_gold, hypothesis_of_input
@@ -166,67 +169,46 @@ def quick_audit(memory: Corr2CauseMemory, family: str, rows: Sequence[tuple[int,
                     not other.keys().isdisjoint(skip):
                 break
             i += 1
-        texts = [r[1].get(hypothesis_col) for r in rows[start:i]]
+        run = [r for _, r in rows[start:i]]
+        texts = [r.get(hypothesis_col) for r in run]
         if not all(isinstance(h, str) for h in texts):
             continue  # the rows take the full path, which says what is wrong
         try:
-            verdicts = memory.label_fast_many(premise, texts, profile)
+            labels = label_columns(memory, premise, texts, profile)
         except Exception:  # the rows take the full path, which reports what went wrong
             continue
-        _group(out, family, rows, start, verdicts, columns)
+        if labels is not None:
+            _group(out, family, rows, start, run, labels, columns)
     return out
 
 
 def _group(out: QuickAudit, family: str, rows: Sequence[tuple[int, Any]], start: int,
-           verdicts: Sequence[FastVerdict | None], columns: Mapping[str, str]) -> None:
-    """One premise's rows (from ``start``) against their table labels, in one pass: the
-    agreeing ones counted into a block, the ambiguous ones recorded, the rest left to
-    the full path (a label other than gold's, another gold relation, no table label)."""
+           run: list[Any], labels: GroupLabels, columns: Mapping[str, str]) -> None:
+    """One premise's rows (``run``, from ``start``) against their table labels, in one
+    pass: the agreeing ones counted into a block, the ambiguous ones recorded, the rest
+    left to the full path (a label other than gold's, another gold relation, no table
+    label)."""
     label_col, relation_col = columns["label"], columns["relation"]
-    positions: list[int] = []
-    lines: list[int] = []
-    kinds: dict[str, int] = {}
-    with_relation = 0
-    nodes = 0
-    for offset, fast in enumerate(verdicts):
-        if fast is None:
-            continue
-        position = start + offset
-        line, member = rows[position]
-        gold = member.get(label_col)
-        if type(gold) is not int or gold not in (0, 1):
-            gold = binary_gold(gold)
-        if gold is None or fast.label != gold:
-            continue
-        gold_relation = member.get(relation_col)
-        known = gold_relation in RELATIONS
-        if known and gold_relation != fast.relation:
-            continue
-        if fast.ambiguous or fast.relation == "inconsistent":
-            out.records[position] = _agreeing(family, line, member, columns, gold,
-                                              gold_relation, fast)
-            continue
-        positions.append(position)
-        lines.append(line)
-        kind = fast.kind._value_  # not ``.value``: a Python-level property, on every row
-        kinds[kind] = kinds.get(kind, 0) + 1
-        with_relation += known
-        nodes = fast.num_nodes
-    if not positions:
-        return
+    found = labels.outcomes([r.get(label_col) for r in run],
+                            [r.get(relation_col) for r in run])
 
-    def make(k: int) -> AuditRecord:
-        position = positions[k]
-        line, member = rows[position]
-        fast = verdicts[position - start]
-        assert fast is not None
+    def record(j: int) -> AuditRecord:
+        line, member = rows[start + j]
         gold = binary_gold(member.get(label_col))
         assert gold is not None
-        return _agreeing(family, line, member, columns, gold, member.get(relation_col), fast)
+        return _agreeing(family, line, member, columns, gold, member.get(relation_col),
+                         labels.verdict(j))
 
-    out.agreeing.append(Agreeing(family, positions, lines,
-                                 {"relation": kinds, "variables": {str(nodes): len(positions)}},
-                                 with_relation, make))
+    for j in np.flatnonzero(found.ambiguous).tolist():
+        out.records[start + j] = record(j)
+    agree = found.agree
+    offsets = np.flatnonzero(agree).tolist()
+    if not offsets:
+        return
+    out.agreeing.append(Agreeing(
+        family, [start + j for j in offsets], [rows[start + j][0] for j in offsets],
+        {"relation": labels.kind_counts(agree), "variables": {str(labels.n): len(offsets)}},
+        int((agree & found.with_relation).sum()), lambda k: record(offsets[k])))
 
 
 def _agreeing(family: str, index: int, row: Mapping[str, Any], columns: Mapping[str, str],

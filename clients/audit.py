@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import numpy as np
 import orjson
 
 from causal_oracle.clients import columns as roles
@@ -271,13 +272,26 @@ def _byte_ranges(path: Path, size: int | None = None, premise: str | None = None
             block = handle.read(size)
             if not block:
                 return
+            lines = _newlines(block)
+            end = start + len(block)
             if len(block) == size:
-                block += handle.readline()
+                rest = handle.readline()
+                more = b""
                 if premise is not None:
-                    block += _same_premise(handle, block, premise)
-            yield _Range(str(path), start, start + len(block), line)
-            line += block.count(b"\n")
-            start += len(block)
+                    last = (block[block.rfind(b"\n") + 1:] + rest if rest else
+                            block[block.rfind(b"\n", 0, len(block) - 1) + 1:])
+                    more = _same_premise(handle, last, premise)
+                lines += rest.count(b"\n") + more.count(b"\n")
+                end += len(rest) + len(more)
+            yield _Range(str(path), start, end, line)
+            line += lines
+            start = end
+
+
+def _newlines(block: bytes) -> int:
+    """How many line ends ``block`` holds (numpy counts a 4 MiB block at memory speed,
+    twice as fast as ``bytes.count``: the parent counts every byte of the file)."""
+    return int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == 10))
 
 
 def _premise_of(text: bytes, premise: str) -> Any:
@@ -288,10 +302,10 @@ def _premise_of(text: bytes, premise: str) -> Any:
     return row.get(premise) if type(row) is dict else None
 
 
-def _same_premise(handle: Any, block: bytes, premise: str) -> bytes:
-    """The lines after ``block`` (read from ``handle``) whose rows have the premise of
-    its last line (b"" when it has none); ``handle`` is left after them."""
-    last = _premise_of(block[block.rfind(b"\n", 0, len(block) - 1) + 1:], premise)
+def _same_premise(handle: Any, text: bytes, premise: str) -> bytes:
+    """The lines next read from ``handle`` whose rows have the premise of the row on
+    the line ``text`` (b"" when it has none); ``handle`` is left after them."""
+    last = _premise_of(text, premise)
     if not isinstance(last, str):
         return b""
     taken: list[bytes] = []

@@ -3,12 +3,15 @@
 ``run_audit`` reads any source ``clients.readers`` reads (JSONL, JSON arrays, CSV/TSV,
 the IE ``|`` templates, Parquet, ``datasets`` directories) in chunks, audits each row
 (``clients.row_audit``: through the entry layer, every registered benchmark family,
-into one ``AuditRecord`` each), with worker processes when asked (a large JSON-lines
-file is split by byte ranges and each worker decodes its own lines), and adds the
-records to an ``AuditReport`` (``clients.audit_report``, which states the report's
-contract).  A ``sink`` (e.g. ``clients.audit_records.RecordWriter``, behind
-``audit --records``) receives every record as its chunk completes.  ``audit_rows``
-does the same for rows in memory.
+into one ``AuditRecord`` each — but the rows a family's quick path finds agreeing,
+which it counts per premise group, ``entry.audit_quick``), with worker processes when
+asked (a large JSON-lines file is split by byte ranges, each ending with the last row
+of a premise, and each worker decodes its own lines and sends back a partial report:
+counts and the rows the report lists), and adds the records and counts to an
+``AuditReport`` (``clients.audit_report``, which states the report's contract).  A
+``sink`` (e.g. ``clients.audit_records.RecordWriter``, behind ``audit --records``)
+receives every row's record as its chunk completes (an agreeing row's built then).
+``audit_rows`` does the same for rows in memory.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from conftest import load_rows
 
 from causal_oracle.clients.audit import _work, audit_rows, run_audit
@@ -29,7 +30,32 @@ def _by_records(rows: list[tuple[int, dict[str, object] | str]]) -> AuditReport:
     return report
 
 
-def test_blocks_count_what_their_records_would() -> None:
+@pytest.fixture(params=["columns", "row by row"])
+def labelling(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every premise group labelled in columns, or every one row by row."""
+    from causal_oracle.entry.families import corr2cause_audit
+
+    monkeypatch.setattr(corr2cause_audit, "COLUMNS_FROM",
+                        1 if request.param == "columns" else 10**9)
+    return str(request.param)
+
+
+def test_quick_records_are_the_full_paths(labelling: str) -> None:
+    from causal_oracle.clients.row_audit import audit_row, roles_of
+    from causal_oracle.entry import Limits, Profile, Service
+
+    rows = list(enumerate(load_rows("n4")[:300] + load_rows("n5_sample")[:100], 1))
+    service = Service(Limits(budget_s=None))
+    answer = service.quick_audit(rows, roles_of(DEFAULT_COLUMNS), Profile.CORR2CAUSE)
+    quick = answer.all_records()
+    assert len(quick) > 250 and answer.agreeing
+    full = Service(Limits(budget_s=None))
+    for position, record in quick.items():
+        index, row = rows[position]
+        assert record == audit_row(index, row, DEFAULT_COLUMNS, "corr2cause", service=full)
+
+
+def test_blocks_count_what_their_records_would(labelling: str) -> None:
     rows: list[tuple[int, dict[str, object] | str]] = list(enumerate(load_rows("n4"), 1))
     rows.insert(40, (41, "line 41: not JSON"))  # an unreadable row inside a premise's run
     rows = [(i, row) for i, (_, row) in enumerate(rows, 1)]

@@ -9,7 +9,8 @@ the number of variables (its facets), gold and derived labels, the class size, a
 ``quick_audit`` answers the agreeing rows of a dataset without a certificate each: a
 run of consecutive rows that share a premise is labelled from one look-up in the
 premise's relation tables (``corr2cause_bulk``: the solver's table confirmed by the
-checker's own), gold and outcome per premise group in one pass; the agreeing rows are
+checker's own), gold and outcome per premise group in one pass (in columns,
+``corr2cause_columns``, from ``COLUMNS_FROM`` rows; row by row below); the agreeing rows are
 counted into one block per group (``entry.audit_quick.Agreeing``: no record per row
 unless a surface asks for them), an ambiguous one is recorded; a row whose label
 differs from its gold, an inconsistent premise or anything unusual is left to
@@ -140,6 +141,9 @@ def class_pictures(cert: Mapping[str, Any], names: list[str], gold: int | None
 
 # ---- the quick path -------------------------------------------------------------------
 
+#: the smallest premise group labelled in columns (``corr2cause_columns``); a smaller
+#: one (a sampled dataset's lone rows) is labelled row by row, where arrays cost more
+COLUMNS_FROM = 16
 #: columns that make a row some other family's (CLEAR, Corr2Cause++, task rows)
 _QUICK_SKIP = frozenset(("task_type", "query", "task"))
 
@@ -174,6 +178,10 @@ def quick_audit(memory: Corr2CauseMemory, family: str, rows: Sequence[tuple[int,
         if not all(isinstance(h, str) for h in texts):
             continue  # the rows take the full path, which says what is wrong
         try:
+            if len(run) < COLUMNS_FROM:
+                _by_row(out, family, rows, start,
+                        memory.label_fast_many(premise, texts, profile), columns)
+                continue
             labels = label_columns(memory, premise, texts, profile)
         except Exception:  # the rows take the full path, which reports what went wrong
             continue
@@ -211,6 +219,57 @@ def _group(out: QuickAudit, family: str, rows: Sequence[tuple[int, Any]], start:
         int((agree & found.with_relation).sum()), lambda k: record(offsets[k])))
 
 
+def _by_row(out: QuickAudit, family: str, rows: Sequence[tuple[int, Any]], start: int,
+           verdicts: Sequence[FastVerdict | None], columns: Mapping[str, str]) -> None:
+    """``_group`` row by row, for a group too small for arrays to pay: ``verdicts``
+    are ``label_fast_many``'s."""
+    label_col, relation_col = columns["label"], columns["relation"]
+    positions: list[int] = []
+    lines: list[int] = []
+    kinds: dict[str, int] = {}
+    with_relation = 0
+    nodes = 0
+    for offset, fast in enumerate(verdicts):
+        if fast is None:
+            continue
+        position = start + offset
+        line, member = rows[position]
+        gold = member.get(label_col)
+        if type(gold) is not int or gold not in (0, 1):
+            gold = binary_gold(gold)
+        if gold is None or fast.label != gold:
+            continue
+        gold_relation = member.get(relation_col)
+        known = gold_relation in RELATIONS
+        if known and gold_relation != fast.relation:
+            continue
+        if fast.ambiguous or fast.relation == "inconsistent":
+            out.records[position] = _agreeing(family, line, member, columns, gold,
+                                              gold_relation, fast)
+            continue
+        positions.append(position)
+        lines.append(line)
+        kind = fast.kind._value_  # not ``.value``: a Python-level property, on every row
+        kinds[kind] = kinds.get(kind, 0) + 1
+        with_relation += known
+        nodes = fast.num_nodes
+    if not positions:
+        return
+
+    def make(k: int) -> AuditRecord:
+        position = positions[k]
+        line, member = rows[position]
+        fast = verdicts[position - start]
+        assert fast is not None
+        gold = binary_gold(member.get(label_col))
+        assert gold is not None
+        return _agreeing(family, line, member, columns, gold, member.get(relation_col), fast)
+
+    out.agreeing.append(Agreeing(family, positions, lines,
+                                 {"relation": kinds, "variables": {str(nodes): len(positions)}},
+                                 with_relation, make))
+
+
 def _agreeing(family: str, index: int, row: Mapping[str, Any], columns: Mapping[str, str],
               gold: int, gold_relation: Any, fast: FastVerdict) -> AuditRecord:
     """The record ``audit_fields`` would give a row whose table label agrees with gold
@@ -238,5 +297,5 @@ def _agreeing(family: str, index: int, row: Mapping[str, Any], columns: Mapping[
                        None, True, [], fields)
 
 
-__all__ = ["AMBIGUOUS", "QUICK_PROFILES", "audit_fields", "class_pictures", "quick_audit",
-           "record_of"]
+__all__ = ["AMBIGUOUS", "COLUMNS_FROM", "QUICK_PROFILES", "audit_fields", "class_pictures",
+           "quick_audit", "record_of"]

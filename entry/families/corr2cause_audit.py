@@ -177,15 +177,15 @@ def quick_audit(memory: Corr2CauseMemory, family: str, rows: Sequence[tuple[int,
         texts = [r.get(hypothesis_col) for r in run]
         if not all(isinstance(h, str) for h in texts):
             continue  # the rows take the full path, which says what is wrong
+        few = len(run) < COLUMNS_FROM
         try:
-            if len(run) < COLUMNS_FROM:
-                _by_row(out, family, rows, start,
-                        memory.label_fast_many(premise, texts, profile), columns)
-                continue
-            labels = label_columns(memory, premise, texts, profile)
+            verdicts = memory.label_fast_many(premise, texts, profile) if few else None
+            labels = None if few else label_columns(memory, premise, texts, profile)
         except Exception:  # the rows take the full path, which reports what went wrong
             continue
-        if labels is not None:
+        if verdicts is not None:
+            _by_row(out, family, rows, start, verdicts, columns)
+        elif labels is not None:
             _group(out, family, rows, start, run, labels, columns)
     return out
 

@@ -4,6 +4,8 @@ Run from the repository root (after ``./scripts/test`` or ``./scripts/demo`` mad
 
     .venv/bin/python bench/audit_speed.py                      # shared samples
     .venv/bin/python bench/audit_speed.py --synthetic-n6 2207  # + a full-size n=6 space
+    .venv/bin/python bench/audit_speed.py --synthetic-n6 2207 --skip-samples --repeat 3 \
+        --before TREE                        # its ratio's min and median, before/after
 
 What it measures, all in this one run:
 

@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from causal_oracle.clients.audit_table import summary_table
+from causal_oracle.entry.audit_quick import Agreeing
 from causal_oracle.entry.audit_record import AuditRecord, Outcome
 from causal_oracle.entry.audit_summary import Counts, Summary
 from causal_oracle.entry.registry import REGISTRY
@@ -114,6 +115,10 @@ class AuditReport:
 
     def add(self, record: AuditRecord) -> None:
         self.totals.add(record)
+
+    def add_agreeing(self, block: Agreeing) -> None:
+        """Count a quick path's agreeing rows (``entry.audit_quick``)."""
+        self.totals.add_agreeing(block)
 
     def merge(self, other: AuditReport) -> None:
         """Add a worker's partial report (its rows are already file lines)."""

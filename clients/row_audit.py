@@ -8,7 +8,7 @@ an ``unreadable`` record saying why.  ``Columns`` names the dataset's columns fo
 roles the families read.  The quick path (``table_labels``) hands a chunk of rows to
 the families that answer rows in bulk (``Service.quick_audit``, ``Family.quick_audit``:
 Corr2Cause answers the agreeing rows of a premise from one look-up in its relation
-tables); every other row takes ``audit_row``.
+tables, and counts them: ``entry.audit_quick``); every other row takes ``audit_row``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 
 from causal_oracle.clients.columns import DEFAULT_COLUMNS, Columns, canonical
 from causal_oracle.entry import InputError, Profile, Service, binary_gold, default
+from causal_oracle.entry.audit_quick import QuickAudit
 from causal_oracle.entry.audit_record import AuditRecord, failed
 from causal_oracle.entry.oracle_protocol import Oracle
 
@@ -63,10 +64,11 @@ def roles_of(cols: Columns) -> dict[str, str]:
 
 
 def table_labels(rows: list[tuple[int, dict[str, Any] | str]], cols: Columns,
-                 profile: Profile, service: Service | None = None) -> dict[int, AuditRecord]:
-    """The records, by position in ``rows``, of the rows the families answer in bulk
+                 profile: Profile, service: Service | None = None) -> QuickAudit:
+    """The rows, by position in ``rows``, the families answer in bulk
     (``Service.quick_audit``: e.g. a premise's agreeing rows from one look-up in its
-    relation tables); every other row takes ``audit_row``."""
+    relation tables, counted in blocks, and its ambiguous ones as records); every
+    other row takes ``audit_row``."""
     return (service or default()).quick_audit(rows, roles_of(cols), profile)
 
 

@@ -3,7 +3,9 @@
 Every surface of an audit — the CLI table, the JSON report, the gate's message, JUnit,
 the baseline diff, the corrected-data writer and the HTML page — shows the counts of
 one ``Summary``.  It is built by adding ``AuditRecord``s (``entry.audit_record``) one at
-a time, or by merging the summaries of worker processes:
+a time, by counting a quick path's agreeing rows a block at a time
+(``entry.audit_quick.Agreeing``: the counts their records would add), or by merging
+the summaries of worker processes:
 
 * ``overall`` — a ``Counts``: items and how many have each ``Outcome`` (exclusive, so
   they sum to items), plus the reasons of the undetermined ones;
@@ -29,9 +31,11 @@ a time, or by merging the summaries of worker processes:
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
+from causal_oracle.entry.audit_quick import Agreeing
 from causal_oracle.entry.audit_record import AuditRecord, Outcome
 
 RELATIONS = ("entailment", "neutral", "contradiction")
@@ -91,6 +95,11 @@ class Counts:
             reason = str(record.reason)
             self.reasons[reason] = self.reasons.get(reason, 0) + 1
 
+    def add_agreeing(self, rows: int) -> None:
+        """Count ``rows`` more agreeing items."""
+        self.items += rows
+        self.counts[Outcome.AGREE] += rows
+
     def merge(self, other: Counts) -> None:
         self.items += other.items
         for outcome, count in other.counts.items():
@@ -127,10 +136,50 @@ class FamilySummary:
             if counts is None:
                 counts = values[value] = Counts()
             counts.add(record)
-        if self.rows and self.rows[-1][1] in (record.row - 1, record.row):
-            self.rows[-1][1] = record.row
+        self.add_run(record.row, record.row)
+
+    def add_run(self, first: int, last: int) -> None:
+        """Add the rows ``first``…``last`` to ``rows`` (kept sorted, consecutive runs
+        joined, whatever order rows come in: a quick path counts a group's agreeing
+        rows before the full path adds the rows between them)."""
+        rows = self.rows
+        if not rows or rows[-1][1] < first - 1:
+            rows.append([first, last])
+        elif rows[-1][0] <= first:  # the usual case: it joins or lies in the last run
+            if rows[-1][1] < last:
+                rows[-1][1] = last
         else:
-            self.rows.append([record.row, record.row])
+            at = bisect.bisect_left(rows, first, key=lambda run: run[1] + 1)
+            rows.insert(at, [first, last])
+            # every run before ``at`` ends before first - 1; join those after it that
+            # touch or overlap it
+            while at + 1 < len(rows) and rows[at + 1][0] <= rows[at][1] + 1:
+                rows[at][0] = min(rows[at][0], rows[at + 1][0])
+                rows[at][1] = max(rows[at][1], rows[at + 1][1])
+                del rows[at + 1]
+
+    def add_agreeing(self, block: Agreeing) -> None:
+        """Count a quick path's agreeing rows (``entry.audit_quick``)."""
+        k = len(block)
+        self.counts.add_agreeing(k)
+        for name, values in block.facets.items():
+            mine = self.facets.setdefault(name, {})
+            for value, count in values.items():
+                counts = mine.get(value)
+                if counts is None:
+                    counts = mine[value] = Counts()
+                counts.add_agreeing(count)
+        rows = block.rows
+        if rows[-1] - rows[0] == k - 1:  # consecutive lines: one run
+            self.add_run(rows[0], rows[-1])
+            return
+        first = last = rows[0]
+        for row in rows:
+            if row > last + 1:
+                self.add_run(first, last)
+                first = row
+            last = row
+        self.add_run(first, last)
 
     def merge(self, other: FamilySummary) -> None:
         self.counts.merge(other.counts)
@@ -138,11 +187,8 @@ class FamilySummary:
             mine = self.facets.setdefault(name, {})
             for value, counts in values.items():
                 mine.setdefault(value, Counts()).merge(counts)
-        for run in other.rows:
-            if self.rows and self.rows[-1][1] + 1 == run[0]:
-                self.rows[-1][1] = run[1]
-            else:
-                self.rows.append(list(run))
+        for first, last in other.rows:
+            self.add_run(first, last)
 
 
 def cause_name(cause: dict[str, Any]) -> str:
@@ -197,6 +243,21 @@ class Summary:
             self.three_class["agree" if same else "disagree"] += 1
             if not same and fields.get("derived_label") == fields.get("gold"):
                 self.three_class_findings.append(record)
+
+    def add_agreeing(self, block: Agreeing) -> None:
+        """Count a quick path's agreeing rows (``entry.audit_quick``): what ``add`` of
+        each of their records would count (agree, certificate checked, no cause, and
+        a 3-class agreement for each row with a gold relation)."""
+        k = len(block)
+        if not k:
+            return
+        self.overall.add_agreeing(k)
+        family = self.families.get(block.family)
+        if family is None:
+            family = self.families[block.family] = FamilySummary()
+        family.add_agreeing(block)
+        self.certificates_checked += k
+        self.three_class["agree"] += block.three_class
 
     def merge(self, other: Summary) -> None:
         """Add a worker's summary (its rows are file lines: nothing to renumber)."""

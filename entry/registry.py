@@ -64,10 +64,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from causal_oracle.entry.audit_quick import QuickAudit
 from causal_oracle.entry.audit_record import (
     ALWAYS,
     OUTCOME_WORDS,
-    AuditRecord,
     Drawing,
     Facet,
     Outcome,
@@ -284,14 +284,15 @@ class Family(ABC, Generic[Q, S]):
         return None
 
     def quick_audit(self, service: Any, rows: Sequence[tuple[int, Any]],
-                    columns: Mapping[str, str], profile: Profile) -> dict[int, AuditRecord]:
-        """The records of the rows it can audit faster than one by one, by position in
-        ``rows`` ((file line, row mapping or an error text) pairs; ``columns``: the
-        dataset's column name for each role — ``premise``, ``hypothesis``, ``input``,
-        ``label``, ``relation``, ``id``), each the record ``Service.audit_record`` would
-        give; any row left out takes the full path.  Called only under one of its
+                    columns: Mapping[str, str], profile: Profile) -> QuickAudit:
+        """The rows it can audit faster than one by one, by position in ``rows``
+        ((file line, row mapping or an error text) pairs; ``columns``: the dataset's
+        column name for each role — ``premise``, ``hypothesis``, ``input``, ``label``,
+        ``relation``, ``id``): agreeing rows counted in blocks, others as records, each
+        the record ``Service.audit_record`` would give (``entry.audit_quick``); any row
+        left out takes the full path.  Called only under one of its
         ``quick_profiles``.  Default: none."""
-        return {}
+        return QuickAudit()
 
 
 _FOUND_KEPT = 256

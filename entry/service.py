@@ -47,6 +47,7 @@ from threading import Lock
 from typing import Any
 
 from causal_oracle.entry import families as _built_in  # noqa: F401  (registers them)
+from causal_oracle.entry.audit_quick import QuickAudit
 from causal_oracle.entry.audit_record import AuditRecord, Drawing, record_of
 from causal_oracle.entry.caches import LRU
 from causal_oracle.entry.limits import DEFAULT_BUDGET_S, DEFAULT_CACHE_ITEMS, Limits
@@ -300,17 +301,18 @@ class Service:
         return out
 
     def quick_audit(self, rows: Sequence[tuple[int, Any]], columns: Mapping[str, str],
-                    profile: str | Profile = Profile.CORR2CAUSE) -> dict[int, AuditRecord]:
-        """The records, by position in ``rows``, of the rows the families answer in bulk
-        (``Family.quick_audit``, under one of its ``quick_profiles``): each the record
-        ``audit_record`` would give; the rest take ``audit_record``."""
+                    profile: str | Profile = Profile.CORR2CAUSE) -> QuickAudit:
+        """The rows, by position in ``rows``, the families answer in bulk
+        (``Family.quick_audit``, under one of its ``quick_profiles``; the first family
+        to answer a row answers it): agreeing rows counted in blocks, others as
+        records, each the record ``audit_record`` would give (``entry.audit_quick``);
+        the rest take ``audit_record``."""
         prof = profile_of(profile)
-        done: dict[int, AuditRecord] = {}
+        done = QuickAudit()
         with using(self.caches.memory):
             for family in self.registry:
                 if prof in family.quick_profiles:
-                    found = family.quick_audit(self, rows, columns, prof)
-                    done.update((k, v) for k, v in found.items() if k not in done)
+                    done.update(family.quick_audit(self, rows, columns, prof))
         return done
 
     # -- the premise–hypothesis verbs, as the public API has them (``pairs()``)

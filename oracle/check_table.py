@@ -130,11 +130,18 @@ class ClassCheck:
 
     def count(self, name: str, p: int, q: int) -> int:
         """In how many members the relation ``name`` (``relation_name``) holds for (p, q)."""
+        counts = self._counts.get(name)  # the bulk look-up's path: one call per item
+        if counts is None:
+            counts = self.counts(name)
+        return counts[p][q]
+
+    def counts(self, name: str) -> list[list[int]]:
+        """``count(name, p, q)`` of every pair, as ``counts(name)[p][q]``."""
         counts = self._counts.get(name)
         if counts is None:
             counts = self._truth(name).sum(axis=0).tolist()
             self._counts[name] = counts
-        return counts[p][q]
+        return counts
 
     def label(self, kind: str, form: str, profile: str, p: int, q: int) -> tuple[str, int]:
         """(``entailment`` | ``neutral`` | ``contradiction``, members where it holds)."""

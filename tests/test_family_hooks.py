@@ -22,6 +22,7 @@ from conftest import load_rows
 
 from causal_oracle.clients.row_audit import DEFAULT_COLUMNS, audit_row, roles_of
 from causal_oracle.entry import REGISTRY, InputError, Limits, Options, Profile, Service
+from causal_oracle.entry.audit_quick import QuickAudit
 from causal_oracle.entry.registry import Family
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +46,8 @@ def test_a_family_that_declares_no_hook_gets_the_defaults(toy: Family[Any, Any])
     question = toy.parse("Toy: is 3 + 4 even?", Options())
     assert toy.check_limits(question, Limits(variables=1, statements=1)) is None
     rows = [(1, {"task": "toy", "prompt": "Toy: is 3 + 4 even?", "label": "no"})]
-    assert toy.quick_audit(service, rows, roles_of(DEFAULT_COLUMNS), Profile.CORR2CAUSE) == {}
+    assert toy.quick_audit(service, rows, roles_of(DEFAULT_COLUMNS), Profile.CORR2CAUSE) == \
+        QuickAudit()
     assert REGISTRY.pair_family() is not toy
 
 
@@ -69,14 +71,17 @@ def test_corr2cause_keeps_its_caches_in_its_memory_in_the_service() -> None:
 def test_the_quick_path_gives_the_full_paths_records(profile: Profile) -> None:
     rows = list(enumerate(load_rows("n4")[:270], 1))
     service = Service(Limits(budget_s=None))
-    quick = service.quick_audit(rows, roles_of(DEFAULT_COLUMNS), profile)
+    answer = service.quick_audit(rows, roles_of(DEFAULT_COLUMNS), profile)
+    assert answer.agreeing and all(len(block) for block in answer.agreeing)
+    quick = answer.all_records()
     assert len(quick) > 200  # every premise's rows but its first, and the disagreements
     full = Service(Limits(budget_s=None))
     for position, record in quick.items():
         index, row = rows[position]
         expected = audit_row(index, row, DEFAULT_COLUMNS, profile.value, service=full)
         assert record == expected, (index, record, expected)
-    assert service.quick_audit(rows, roles_of(DEFAULT_COLUMNS), Profile.COMPELLED) == {}
+    assert service.quick_audit(rows, roles_of(DEFAULT_COLUMNS), Profile.COMPELLED) == \
+        QuickAudit()
 
 
 def test_the_service_module_imports_no_family() -> None:

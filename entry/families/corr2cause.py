@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from causal_oracle.entry.audit_record import AuditRecord, Drawing, Facet
+from causal_oracle.entry.audit_quick import QuickAudit
+from causal_oracle.entry.audit_record import Drawing, Facet
 from causal_oracle.entry.audit_record import Outcome as Audit
 from causal_oracle.entry.families.corr2cause_audit import (
     AMBIGUOUS,
@@ -196,8 +197,8 @@ class Corr2Cause(Family[Corr2CauseQuestion, VerifyResult]):
         return Corr2CauseMemory(service, self)
 
     def quick_audit(self, service: Any, rows: Sequence[tuple[int, Any]],
-                    columns: Mapping[str, str], profile: Profile) -> dict[int, AuditRecord]:
-        """The agreeing rows of each premise from its relation tables
+                    columns: Mapping[str, str], profile: Profile) -> QuickAudit:
+        """The agreeing rows of each premise from its relation tables, counted
         (``corr2cause_audit.quick_audit``)."""
         return quick_audit(service.memory_of(self), self.name, rows, columns, profile)
 

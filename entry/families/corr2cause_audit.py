@@ -9,9 +9,13 @@ the number of variables (its facets), gold and derived labels, the class size, a
 ``quick_audit`` answers the agreeing rows of a dataset without a certificate each: a
 run of consecutive rows that share a premise is labelled from one look-up in the
 premise's relation tables (``corr2cause_bulk``: the solver's table confirmed by the
-checker's own), gold and outcome per premise group; a row whose label differs from its
-gold, an inconsistent premise or anything unusual is left to ``audit_fields``, which
-builds and checks the full certificate.  ``class_pictures`` draws a finding's class.
+checker's own), gold and outcome per premise group in one pass (in columns,
+``corr2cause_columns``, from ``COLUMNS_FROM`` rows; row by row below); the agreeing rows are
+counted into one block per group (``entry.audit_quick.Agreeing``: no record per row
+unless a surface asks for them), an ambiguous one is recorded; a row whose label
+differs from its gold, an inconsistent premise or anything unusual is left to
+``audit_fields``, which builds and checks the full certificate.  ``class_pictures``
+draws a finding's class.
 """
 
 from __future__ import annotations
@@ -19,10 +23,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
+from causal_oracle.entry.audit_quick import Agreeing, QuickAudit
 from causal_oracle.entry.audit_record import AuditRecord, Picture
 from causal_oracle.entry.audit_record import Outcome as Found
 from causal_oracle.entry.audit_record import record_of as outcome_of
 from causal_oracle.entry.families.corr2cause_bulk import FastVerdict
+from causal_oracle.entry.families.corr2cause_columns import GroupLabels, label_columns
 from causal_oracle.entry.families.corr2cause_memory import Corr2CauseMemory
 from causal_oracle.entry.families.corr2cause_result import RELATIONS, VerifyResult
 from causal_oracle.entry.gold import binary_gold, hypothesis_of_input
@@ -133,17 +141,19 @@ def class_pictures(cert: Mapping[str, Any], names: list[str], gold: int | None
 
 # ---- the quick path -------------------------------------------------------------------
 
+#: the smallest premise group labelled in columns (``corr2cause_columns``); a smaller
+#: one (a sampled dataset's lone rows) is labelled row by row, where arrays cost more
+COLUMNS_FROM = 16
 #: columns that make a row some other family's (CLEAR, Corr2Cause++, task rows)
 _QUICK_SKIP = frozenset(("task_type", "query", "task"))
 
 
 def quick_audit(memory: Corr2CauseMemory, family: str, rows: Sequence[tuple[int, Any]],
-                columns: Mapping[str, str], profile: Profile) -> dict[int, AuditRecord]:
-    """Records of the agreeing rows, by position in ``rows``, from one table look-up per
-    run of consecutive rows that share a premise (module docstring)."""
-    done: dict[int, AuditRecord] = {}
+                columns: Mapping[str, str], profile: Profile) -> QuickAudit:
+    """The agreeing rows, counted per run of consecutive rows that share a premise, from
+    one table look-up per run (module docstring); the ambiguous ones as records."""
+    out = QuickAudit()
     premise_col, hypothesis_col = columns["premise"], columns["hypothesis"]
-    label_col, relation_col, id_col = columns["label"], columns["relation"], columns["id"]
     skip = _QUICK_SKIP
     i, n = 0, len(rows)
     while i < n:
@@ -164,36 +174,110 @@ def quick_audit(memory: Corr2CauseMemory, family: str, rows: Sequence[tuple[int,
                 break
             i += 1
         run = [r for _, r in rows[start:i]]
-        hypotheses = [r.get(hypothesis_col) for r in run]
-        texts = [h for h in hypotheses if isinstance(h, str)]
-        if len(texts) != len(run):
+        texts = [r.get(hypothesis_col) for r in run]
+        if not all(isinstance(h, str) for h in texts):
             continue  # the rows take the full path, which says what is wrong
+        few = len(run) < COLUMNS_FROM
         try:
-            verdicts = memory.label_fast_many(premise, texts, profile)
+            verdicts = memory.label_fast_many(premise, texts, profile) if few else None
+            labels = None if few else label_columns(memory, premise, texts, profile)
         except Exception:  # the rows take the full path, which reports what went wrong
             continue
-        for offset, (member, fast) in enumerate(zip(run, verdicts, strict=True)):
-            if fast is None:
-                continue
-            gold = binary_gold(member.get(label_col))
-            if gold is None or fast.label != gold:
-                continue
-            gold_relation = member.get(relation_col)
-            if gold_relation in RELATIONS and gold_relation != fast.relation:
-                continue
-            done[start + offset] = _agreeing(family, rows[start + offset][0], member,
-                                             hypothesis_col, gold, gold_relation,
-                                             member.get(id_col), fast)
-    return done
+        if verdicts is not None:
+            _by_row(out, family, rows, start, verdicts, columns)
+        elif labels is not None:
+            _group(out, family, rows, start, run, labels, columns)
+    return out
 
 
-def _agreeing(family: str, index: int, row: Mapping[str, Any], hypothesis_col: str,
-              gold: int, gold_relation: Any, rid: Any, fast: FastVerdict) -> AuditRecord:
+def _group(out: QuickAudit, family: str, rows: Sequence[tuple[int, Any]], start: int,
+           run: list[Any], labels: GroupLabels, columns: Mapping[str, str]) -> None:
+    """One premise's rows (``run``, from ``start``) against their table labels, in one
+    pass: the agreeing ones counted into a block, the ambiguous ones recorded, the rest
+    left to the full path (a label other than gold's, another gold relation, no table
+    label)."""
+    label_col, relation_col = columns["label"], columns["relation"]
+    found = labels.outcomes([r.get(label_col) for r in run],
+                            [r.get(relation_col) for r in run])
+
+    def record(j: int) -> AuditRecord:
+        line, member = rows[start + j]
+        gold = binary_gold(member.get(label_col))
+        assert gold is not None
+        return _agreeing(family, line, member, columns, gold, member.get(relation_col),
+                         labels.verdict(j))
+
+    for j in np.flatnonzero(found.ambiguous).tolist():
+        out.records[start + j] = record(j)
+    agree = found.agree
+    offsets = np.flatnonzero(agree).tolist()
+    if not offsets:
+        return
+    out.agreeing.append(Agreeing(
+        family, [start + j for j in offsets], [rows[start + j][0] for j in offsets],
+        {"relation": labels.kind_counts(agree), "variables": {str(labels.n): len(offsets)}},
+        int((agree & found.with_relation).sum()), lambda k: record(offsets[k])))
+
+
+def _by_row(out: QuickAudit, family: str, rows: Sequence[tuple[int, Any]], start: int,
+           verdicts: Sequence[FastVerdict | None], columns: Mapping[str, str]) -> None:
+    """``_group`` row by row, for a group too small for arrays to pay: ``verdicts``
+    are ``label_fast_many``'s."""
+    label_col, relation_col = columns["label"], columns["relation"]
+    positions: list[int] = []
+    lines: list[int] = []
+    kinds: dict[str, int] = {}
+    with_relation = 0
+    nodes = 0
+    for offset, fast in enumerate(verdicts):
+        if fast is None:
+            continue
+        position = start + offset
+        line, member = rows[position]
+        gold = member.get(label_col)
+        if type(gold) is not int or gold not in (0, 1):
+            gold = binary_gold(gold)
+        if gold is None or fast.label != gold:
+            continue
+        gold_relation = member.get(relation_col)
+        known = gold_relation in RELATIONS
+        if known and gold_relation != fast.relation:
+            continue
+        if fast.ambiguous or fast.relation == "inconsistent":
+            out.records[position] = _agreeing(family, line, member, columns, gold,
+                                              gold_relation, fast)
+            continue
+        positions.append(position)
+        lines.append(line)
+        kind = fast.kind._value_  # not ``.value``: a Python-level property, on every row
+        kinds[kind] = kinds.get(kind, 0) + 1
+        with_relation += known
+        nodes = fast.num_nodes
+    if not positions:
+        return
+
+    def make(k: int) -> AuditRecord:
+        position = positions[k]
+        line, member = rows[position]
+        fast = verdicts[position - start]
+        assert fast is not None
+        gold = binary_gold(member.get(label_col))
+        assert gold is not None
+        return _agreeing(family, line, member, columns, gold, member.get(relation_col), fast)
+
+    out.agreeing.append(Agreeing(family, positions, lines,
+                                 {"relation": kinds, "variables": {str(nodes): len(positions)}},
+                                 with_relation, make))
+
+
+def _agreeing(family: str, index: int, row: Mapping[str, Any], columns: Mapping[str, str],
+              gold: int, gold_relation: Any, fast: FastVerdict) -> AuditRecord:
     """The record ``audit_fields`` would give a row whose table label agrees with gold
     (the same fields; its outcome, agree or ambiguous, decided where every outcome is:
     ``entry.audit_record.record_of``)."""
-    kind = fast.kind._value_  # not ``.value``: a Python-level property, on every row
-    fields = {"kind": "corr2cause", "hypothesis": row[hypothesis_col], "gold": gold,
+    kind = fast.kind._value_
+    rid = row.get(columns["id"])
+    fields = {"kind": "corr2cause", "hypothesis": row[columns["hypothesis"]], "gold": gold,
               "gold_relation": gold_relation, "relation_kind": kind,
               "num_nodes": fast.num_nodes, "derived_label": fast.label,
               "derived_relation": fast.relation, "class_size": fast.class_size,
@@ -213,5 +297,5 @@ def _agreeing(family: str, index: int, row: Mapping[str, Any], hypothesis_col: s
                        None, True, [], fields)
 
 
-__all__ = ["AMBIGUOUS", "QUICK_PROFILES", "audit_fields", "class_pictures", "quick_audit",
-           "record_of"]
+__all__ = ["AMBIGUOUS", "COLUMNS_FROM", "QUICK_PROFILES", "audit_fields", "class_pictures",
+           "quick_audit", "record_of"]

@@ -149,27 +149,10 @@ def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Pro
             ) -> tuple[list[FastVerdict | None], Found | None]:
     """``label_fast_many``'s verdicts, and what it looked up (None: no verdict at all)."""
     none: list[FastVerdict | None] = [None] * len(hypotheses)
-    if profile is Profile.COMPELLED or not hypotheses:
+    found = class_tables(service, premise, len(hypotheses), profile)
+    if found is None:
         return none, None
-    try:
-        prem = service.premise_of(premise.strip())
-    except OracleError:
-        return none, None
-    tables = service.caches.tables.get(prem)
-    if tables is None and len(hypotheses) == 1:  # a lone first item: no table yet
-        service.caches.tables.put(prem, True)
-        return none, None
-    if tables is None or tables is True:
-        try:
-            tables = _tables(service, prem)
-        except BudgetExceeded:  # this call's budget, not the premise's: try again later
-            return none, None
-        except OracleError:
-            tables = False
-        service.caches.tables.put(prem, tables)
-    if tables is False:
-        return none, None
-    assert isinstance(tables, ClassTables)
+    prem, tables = found
     index = tables.index
     solver, checker = tables.solver, tables.checker
     size = solver.size
@@ -199,6 +182,35 @@ def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Pro
                              ambiguous, plan.kind, prem.n)
         looked[i] = (plan, p, q)
     return out, (prem, tables, looked)
+
+def class_tables(service: Host, premise: str, items: int, profile: Profile
+                 ) -> tuple[Premise, ClassTables] | None:
+    """The parsed premise and its class's tables for ``items`` items of it under
+    ``profile``; None when its items must take ``verify`` (the cases
+    ``label_fast_many`` lists: no tables, a lone first item, ``compelled``)."""
+    if profile is Profile.COMPELLED or not items:
+        return None
+    try:
+        prem = service.premise_of(premise.strip())
+    except OracleError:
+        return None
+    tables = service.caches.tables.get(prem)
+    if tables is None and items == 1:  # a lone first item: no table yet
+        service.caches.tables.put(prem, True)
+        return None
+    if tables is None or tables is True:
+        try:
+            tables = _tables(service, prem)
+        except BudgetExceeded:  # this call's budget, not the premise's: try again later
+            return None
+        except OracleError:
+            tables = False
+        service.caches.tables.put(prem, tables)
+    if tables is False:
+        return None
+    assert isinstance(tables, ClassTables)
+    return prem, tables
+
 
 class FastResult(NamedTuple):
     """A ``FastVerdict`` with what a Verify response shows besides: ``summary()`` is
@@ -280,6 +292,15 @@ def verify_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
     return out
 
 
+def plan_of(service: Host, text: str, profile: Profile) -> Plan | None:
+    """What a hypothesis asks of the tables under ``profile`` (None: unreadable), from
+    the plans kept by text when there is one."""
+    plan = service.caches.plans.get(text, _NO_PLAN)
+    if plan is _NO_PLAN or plan.profile is not profile:  # type: ignore[union-attr]
+        return _plan(service, text, profile)
+    return plan  # type: ignore[return-value]
+
+
 def _plan(service: Host, text: str, profile: Profile) -> Plan | None:
     """What a hypothesis asks of the tables under ``profile`` (None: unreadable;
     kept by text, for the last profile asked)."""
@@ -319,5 +340,5 @@ def _tables(service: Host, premise: Premise) -> ClassTables | bool:
                         [[names[a], names[b]] for a, b in analysis.cpdag_undirected]))
 
 
-__all__ = ["TABLES_KEPT", "ClassTables", "FastResult", "FastVerdict", "label_fast_many",
-           "verify_fast_many"]
+__all__ = ["TABLES_KEPT", "ClassTables", "FastResult", "FastVerdict", "Plan", "class_tables",
+           "label_fast_many", "plan_of", "verify_fast_many"]

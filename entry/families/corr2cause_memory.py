@@ -42,6 +42,7 @@ from causal_oracle.entry.families.corr2cause_bulk import (
     label_fast_many,
     verify_fast_many,
 )
+from causal_oracle.entry.families.corr2cause_columns import GroupPlan, Key
 from causal_oracle.entry.families.corr2cause_result import (
     Corr2CauseQuestion,
     VerifyResult,
@@ -86,15 +87,20 @@ class Corr2CauseCaches:
     tables: LRU[Premise, ClassTables | bool] = field(init=False)
     #: hypothesis text → what it asks of a relation table (emptied when full)
     plans: dict[str, Plan] = field(init=False)
+    #: a list of hypothesis texts on given variables → its look-ups, for an audit's
+    #: premise groups (``corr2cause_columns``; emptied when full)
+    groups: dict[Key, GroupPlan] = field(init=False)
 
     def __post_init__(self) -> None:
         self.premises, self.hypotheses = LRU(self.size), LRU(self.size)
         self.checked = LRU(self.size)
         self.tables = LRU(min(self.size, TABLES_KEPT))
         self.plans = {}
+        self.groups = {}
 
     def clear(self) -> None:
-        for c in (self.premises, self.hypotheses, self.checked, self.tables, self.plans):
+        for c in (self.premises, self.hypotheses, self.checked, self.tables, self.plans,
+                  self.groups):
             c.clear()
 
 

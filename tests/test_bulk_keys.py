@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from causal_oracle import server_batch
+from causal_oracle.proto import wire
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 
 
@@ -58,17 +59,28 @@ def _messages(rng: random.Random) -> list[bytes]:
     return out
 
 
+def _shipped(order: list[bytes]) -> list[tuple[bytes, bytes, None]]:
+    """The items as the server ships them: (premise field, rest, deadline), a run of one
+    premise sharing its field object (``wire.split_premise``)."""
+    out, last = [], b""
+    for data in order:
+        head, rest = wire.split_premise(data, last)
+        out.append((head, rest, None))
+        last = head
+    return out
+
+
 def test_keys_off_the_wire_are_the_decoded_messages_keys() -> None:
     rng = random.Random(5)
     messages = _messages(rng)
     for order in (messages, sorted(messages), [m for m in messages for _ in range(2)]):
-        keys = server_batch._bulk_keys([(m, None) for m in order])
+        keys = server_batch._bulk_keys(_shipped(order))
         for data, key in zip(order, keys, strict=True):
             want = _reference(data)
             # the wire reading may leave an item to the per-item path, never read it otherwise
             assert key is None or key == want, (data, key, want)
     plain = [pb.VerifyRequest(premise="P " * k, hypothesis="H", options=pb.Options(
         profile=1)).SerializeToString() for k in range(1, 200)]
-    keys = server_batch._bulk_keys([(m, None) for m in plain + plain[::-1]])
+    keys = server_batch._bulk_keys(_shipped(plain + plain[::-1]))
     assert keys == [_reference(m) for m in plain + plain[::-1]]
     assert all(k is not None for k in keys)

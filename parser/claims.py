@@ -6,8 +6,8 @@ and parses each clause with the templates of ``claims.lark`` (an LALR grammar; o
 section per concept: independence and correlation, d-separation, adjacency and edges,
 causes, mediators, colliders and confounders, paths, adjustment sets, instruments,
 identifiability, the equivalence class, numbers, the final answer).  A clause that
-does not parse whole is no claim: it is skipped, never guessed.  A clause whose words
-are not all in the grammar's vocabulary is skipped before parsing, which keeps the
+does not parse whole is no claim: it is skipped, never guessed.  The parse stops at
+the first word that is in no template (``parser.claims_lalr``), which keeps the
 reader fast on prose.
 
 Reasoning inside ``<think>…</think>`` (or an unclosed ``<think>``) is read like any
@@ -41,12 +41,9 @@ from causal_oracle.parser.claims_lalr import Automaton, Words
 from causal_oracle.parser.claims_templates import Claims, NotAClaim
 from causal_oracle.parser.claims_text import (
     END,
-    KIND,
     MAX_SENTENCES,
     START,
-    TEXT,
     Clause,
-    Kind,
     Names,
     clauses,
 )
@@ -74,12 +71,6 @@ def _parser() -> tuple[Lark, frozenset[str]]:
     return parser, words
 
 
-def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
-    """Whether every word of ``clause`` is one the templates use (else it is no claim)."""
-    word = Kind.WORD
-    return vocabulary.issuperset([t[TEXT] for t in clause.tokens if t[KIND] is word])
-
-
 def _parse(parser: Lark, words: list[str]) -> tuple[tuple[Claim, ...], ...] | None:
     return _parse_words(tuple(words))
 
@@ -97,9 +88,7 @@ def _parse_words(words: tuple[str, ...]) -> tuple[tuple[Claim, ...], ...] | None
             _parser()[0].parse(list(words))  # type: ignore[arg-type]
     except (LarkError, NotAClaim, VisitError):
         return None
-    if groups is None:
-        return None
-    return tuple(tuple(group) for group in groups)
+    return groups  # the start rule's groups: a tuple of tuples
 
 
 @cache
@@ -127,9 +116,7 @@ def _conjuncts(parser: Lark, clause: Clause, groups: int) -> list[tuple[int, int
 def read_clause(clause: Clause) -> list[Claim]:
     """The claims of one clause (none when it is not one of the templates), each with
     the span of its own words."""
-    parser, vocabulary = _parser()
-    if not _fits(clause, vocabulary):
-        return []
+    parser = _parser()[0]
     groups = _parse(parser, clause.words)
     if not groups:
         return []

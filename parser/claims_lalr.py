@@ -12,12 +12,17 @@ clauses are none.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
 from lark import Lark, Token
 from lark.lexer import Lexer, PatternStr
-from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders
+from lark.parse_tree_builder import (
+    ChildFilterLALR,
+    ChildFilterLALR_NoPlaceholders,
+    ExpandSingleChild,
+)
 from lark.parsers.lalr_analysis import Shift
 
 from causal_oracle.parser.claims_templates import NotAClaim
@@ -85,13 +90,15 @@ class Automaton:
         #: state → terminal or rule name → (the state to shift to, or None and the
         #: reduction: how many values it pops, its callback, the symbol it makes); a state
         #: is its row itself, so a step is one look-up in the row on top of the stack
-        fast = {rule: _direct(callback) for rule, callback in callbacks.items()}
+        fast = {rule: _direct(callback, len(rule.expansion))
+                for rule, callback in callbacks.items()}
         rows: dict[Any, dict[str, tuple[Any, Any]]] = {state: {} for state in table.states}
         for state, row in table.states.items():
             rows[state].update(
                 (str(symbol), (rows[arg], None) if action is Shift else  # plain str keys
                  (None, (len(arg.expansion), fast[arg], str(arg.origin.name))))
-                for symbol, (action, arg) in row.items())
+                for symbol, (action, arg) in row.items()
+                if not (action is Shift and symbol == "$END"))  # the end never shifts
         self.states = rows
         self.start = rows[table.start_states["start"]]
         self.end = rows[table.end_states["start"]]
@@ -114,17 +121,24 @@ class Automaton:
         return hit
 
     def run(self, words: tuple[str, ...]) -> Any:
-        """The transformed parse of ``words`` (None: they are no sentence of the grammar)."""
+        """The transformed parse of ``words`` (None: they are no sentence of the grammar).
+
+        One loop for the words and the end of the clause (``None`` after the last
+        word, the terminal ``$END``): each terminal reduces until it shifts — or, at
+        the end, until the start symbol is made."""
         tokens, end = self.tokens, self.end
         state = self.start  # the row on top of ``stack``, kept in a local
-        stack, value_stack = [state], []  # states (their rows) and values
+        stack, values = [state], []  # states (their rows) and values
         budget = MAX_REDUCTIONS * (len(words) + 1)
-        for word in words:
-            hit = tokens.get(word) or self.token(word)
-            if hit is None:
-                return None
-            kind, token = hit
-            while True:  # reduce until the word shifts
+        for word in (*words, None):
+            if word is None:
+                kind, token = "$END", None
+            else:
+                hit = tokens.get(word) or self.token(word)
+                if hit is None:
+                    return None
+                kind, token = hit
+            while True:  # reduce until the terminal shifts
                 step = state.get(kind)
                 if step is None:
                     return None
@@ -132,46 +146,44 @@ class Automaton:
                 if reduce is None:
                     state = shift
                     stack.append(state)
-                    value_stack.append(token)
+                    values.append(token)
                     break
                 budget -= 1
                 if budget < 0:
                     return None
-                size, callback, origin = reduce  # one reduction, inline
-                if size:
-                    children = value_stack[-size:]
-                    del stack[-size:]
-                    del value_stack[-size:]
+                size, callback, origin = reduce
+                if callback is None:  # a unit rule that passes its one value up
+                    state = stack[-2][origin][0]
+                    stack[-1] = state
                 else:
-                    children = []
-                value_stack.append(callback(children))
-                state = stack[-1][origin][0]
-                stack.append(state)
-        for _ in range(budget + 1):  # the end: reduce until the start symbol is made
-            step = stack[-1].get("$END")
-            if step is None or step[1] is None:
-                return None
-            size, callback, origin = step[1]
-            if size:
-                children = value_stack[-size:]
-                del stack[-size:]
-                del value_stack[-size:]
-            else:
-                children = []
-            value_stack.append(callback(children))
-            stack.append(stack[-1][origin][0])
-            if stack[-1] is end:
-                return value_stack[-1]
+                    if size:
+                        children = values[-size:]
+                        del stack[-size:]
+                        del values[-size:]
+                    else:
+                        children = []
+                    values.append(callback(children))
+                    state = stack[-1][origin][0]
+                    stack.append(state)
+                if state is end:  # only the start symbol leads here, on ``$END``
+                    return values[-1]
         return None
 
 
-def _direct(callback: Any) -> Any:
+def _direct(callback: Any, size: int) -> Any:
     """A rule's callback with Lark's generic child filter compiled away: which children
     it keeps, which inlined rules' children it splices in (``_rule``) and where it adds
     ``None`` placeholders are fixed per rule, so each reduction runs a plan made once
     (one ``itemgetter`` call where it only picks by position) instead of a loop that
-    re-reads the rule's filter entries."""
+    re-reads the rule's filter entries.
+
+    None for a rule of one symbol that passes its value up unchanged (``?claim:
+    independence | …``): ``Automaton.run`` then makes no call.  A rule that keeps no
+    child and only builds a tree (``_be: "is" | "are"``, spliced into its parent as
+    no children) gets one tree made once."""
     kind = type(callback)
+    if kind is ExpandSingleChild and size == 1:
+        return None
     if kind is ChildFilterLALR_NoPlaceholders:
         include, tail = [(i, expand, 0) for i, expand in callback.to_include], 0
     elif kind is ChildFilterLALR:
@@ -187,6 +199,10 @@ def _direct(callback: Any) -> Any:
         if picks:
             at = picks[0]
             return lambda children: build([children[at]])
+        if isinstance(build, partial) and build.args and str(build.args[0]).startswith("_"):
+            empty = build([])  # an inlined rule's default tree: its parent splices its
+            return lambda children: empty  # children (none), so one tree serves all
+            return lambda children: empty
         return lambda children: build([])
     plan = tuple((i, bool(expand), add) for i, expand, add in include)
 

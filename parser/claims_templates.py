@@ -430,9 +430,9 @@ class Claims(Transformer[Token, list[Claim]]):
     def answer(self, children: list[Any]) -> list[Claim]:
         return [_claim(K.ANSWER, (), bool(children[-1]))]
 
-    def start(self, children: list[Any]) -> list[list[Claim]]:
+    def start(self, children: list[Any]) -> tuple[tuple[Claim, ...], ...]:
         """One clause's claims, grouped by conjunct ("A causes B and B causes C")."""
-        return [list(part) for part in children]
+        return tuple(map(tuple, children))
 
 
 __all__ = ["Claims", "NotAClaim"]

@@ -106,6 +106,13 @@ class Automaton:
                       if isinstance(t.pattern, PatternStr)}
         self.tokens: dict[str, tuple[str, Token]] = {}
 
+    def opens(self, word: str) -> bool:
+        """Whether a sentence of the grammar may begin with ``word`` (its terminal has an
+        action in the start state): a clause whose first word does not is no claim,
+        which the reader knows before it makes the clause."""
+        hit = self.tokens.get(word) or self.token(word)
+        return hit is not None and hit[0] in self.start
+
     def token(self, word: str) -> tuple[str, Token] | None:
         """The terminal of ``word`` and its token (None: it is in no template); tokens
         are immutable, so each word's is made once (at most ``TOKEN_CACHE`` kept)."""

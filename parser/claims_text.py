@@ -30,7 +30,7 @@ A clause that hedges ("might", "may", "could", "if", "suppose", "assume", "perha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -148,6 +148,8 @@ _TOKEN = re.compile(
     r"|(?P<symbol>[⊥|=(),{}:<>])"
     r"|(?P<quote>['\"‘’“”`]))")
 _ARROW_NAMES = dict(_ARROWS)
+#: a word ``_TOKEN`` reads as one word token, lower-cased and nothing else
+_PLAIN = re.compile(r"[^\W\d]\w*")
 
 
 def sentences(text: str, start: int = 0, stop: int | None = None, *,
@@ -305,7 +307,11 @@ def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
     index = {**{n: i for i, n in enumerate(names)}, **dict(aliases)}
     table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for name, i in index.items():
-        words = tuple(t[TEXT] for s in sentences(name) for t in s)
+        parts = name.split(" ")
+        if all(map(_PLAIN.fullmatch, parts)):  # plain words: their tokens are themselves
+            words = tuple(part.lower() for part in parts)
+        else:
+            words = tuple(t[TEXT] for s in sentences(name) for t in s)
         if 0 < len(words) <= MAX_NAME_WORDS:
             table.setdefault(words[0], []).append((words, i))
     for options in table.values():
@@ -437,20 +443,23 @@ def _split(tokens: list[Token], texts: list[str], cut: bool = True) -> list[tupl
 
 
 def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
-            stop: int | None = None) -> list[Clause]:
+            stop: int | None = None, opens: Callable[[str], bool] | None = None
+            ) -> list[Clause]:
     """The clauses of ``text[start:stop]`` that may hold a claim (see the module
-    docstring)."""
+    docstring; ``opens``: whether a claim may begin with a word — a clause whose first
+    word may not is left out before it is made)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
     for sentence, hits, special, cut in _scan(text, start, stop, HEDGES, table.table):
-        bound = table.bind(sentence, hits)
-        table.define(bound)
+        bound = table.bind(sentence, hits) if hits else sentence
+        if len(bound) <= 4:
+            table.define(bound)
         if special:
             bound = _normalise(bound)
         texts = [t[TEXT] for t in bound]  # read by every pass below: listed once
         for lo, hi in _split(bound, texts, cut):
             lo, hi = _strip_lead(bound, texts, lo, hi)
-            if lo < hi:
+            if lo < hi and (opens is None or opens(texts[lo])):
                 out.append(Clause(texts[lo:hi], bound[lo][START], bound[hi - 1][END],
                                   bound[lo:hi]))
     return out

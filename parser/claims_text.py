@@ -157,21 +157,23 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
     """The sentences of ``text[start:stop]`` as token lists (questions and over-long ones
     left out; spans index ``text``; ``drop_hedged``: a sentence with a word of
     ``HEDGES`` too — no token is made for the rest of it)."""
-    hedges = HEDGES if drop_hedged else frozenset()
-    return [tokens for tokens, _, _, _ in _scan(text, start, stop, hedges, _NO_NAMES)]
+    marks = _HEDGE_MARKS if drop_hedged else {}
+    return [tokens for tokens, _, _, _ in _scan(text, start, stop, marks)]
 
 
-#: no name to look for (``sentences``)
-_NO_NAMES: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+#: what a word may be to the scan, as bits of its mark: a hedge (the sentence is
+#: dropped), the first word of a name (``Names.bind`` looks at it), a word that
+#: ``_normalise`` changes
+HEDGE, NAME, SPECIAL = 1, 2, 4
 
 
-def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
-          names: Mapping[str, object]
+def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
           ) -> Iterator[tuple[list[Token], list[int], bool, bool]]:
     """Each sentence of ``text[start:stop]`` as it is cut (see ``sentences``): its tokens,
-    the positions of its words that start a name of ``names`` (what ``Names.bind``
-    looks at), whether it has a word ``_normalise`` changes, and whether it has a comma
-    or colon (where ``_split`` may cut it).
+    the positions of its words marked ``NAME`` in ``marks`` (what ``Names.bind`` looks
+    at), whether it has a word marked ``SPECIAL`` (one ``_normalise`` changes), and
+    whether it has a comma or colon (where ``_split`` may cut it); a sentence with a
+    word marked ``HEDGE`` is dropped.  One look-up in ``marks`` per word.
 
     One pass of one regular expression whose every alternative consumes what it
     matches (no nested repetition: linear in the reply's length).  A generator: the
@@ -185,7 +187,7 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
     begin = start
     quoted = hedged = False
     word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
-    lower, specials = str.lower, _SPECIAL
+    lower, mark_of = str.lower, marks.get
     curly = "’" in text
     for match in _TOKEN.finditer(text, start, stop):
         group = match.lastindex  # 1 word, 2 end, 3 number, 4 arrow, 5 symbol, 6 quote
@@ -199,13 +201,15 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
             low = lower(raw)
             if curly and "’" in low:
                 low = low.replace("’", "'")
-            if low in hedges:
-                hedged, current, hits, special, cut = True, [], [], False, False
-                continue
-            if low in names:
-                hits.append(len(current))
-            if low in specials:
-                special = True
+            mark = mark_of(low)
+            if mark is not None:
+                if mark & HEDGE:
+                    hedged, current, hits, special, cut = True, [], [], False, False
+                    continue
+                if mark & NAME:
+                    hits.append(len(current))
+                if mark & SPECIAL:
+                    special = True
             current.append((low, at, to, word, quoted, raw))
             continue
         if group == 2:
@@ -247,6 +251,11 @@ class Names:
         self.names = (*names, *(aliases or {}))
         self.index = dict(index)  # a reply's definitions are its own: copies
         self.table = {first: list(options) for first, options in table.items()}
+        #: each word's mark for the scan: the hedges, the words ``_normalise`` changes,
+        #: and the first word of each name (``define`` adds to it)
+        self.marks = dict(_CLAUSE_MARKS)
+        for first in table:
+            self.marks[first] = self.marks.get(first, 0) | NAME
 
     def define(self, tokens: list[Token]) -> None:
         """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
@@ -260,6 +269,7 @@ class Names:
             if name not in self.index:
                 self.index[name] = target
                 self.table.setdefault(words[0][TEXT], []).insert(0, ((words[0][TEXT],), target))
+                self.marks[words[0][TEXT]] = self.marks.get(words[0][TEXT], 0) | NAME
 
     def bind(self, tokens: list[Token], hits: list[int] | None = None) -> list[Token]:
         """``tokens`` with every occurrence of a declared name made one ``var`` token
@@ -321,6 +331,11 @@ def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
 
 #: the words ``_normalise`` changes or drops (every other token passes unchanged)
 _SPECIAL = frozenset({*FILLER, *_CONTRACTIONS, *_NUMBER_WORDS, "p", "pr"})
+#: the scan's marks of the hedges alone (``sentences``), and of the hedges and the words
+#: ``_normalise`` changes (``clauses``, with each reply's names added)
+_HEDGE_MARKS = dict.fromkeys(HEDGES, HEDGE)
+_CLAUSE_MARKS = {w: (HEDGE if w in HEDGES else 0) | (SPECIAL if w in _SPECIAL else 0)
+                 for w in (*HEDGES, *_SPECIAL)}
 
 
 def _normalise(tokens: list[Token]) -> list[Token]:
@@ -450,7 +465,7 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
     word may not is left out before it is made)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
-    for sentence, hits, special, cut in _scan(text, start, stop, HEDGES, table.table):
+    for sentence, hits, special, cut in _scan(text, start, stop, table.marks):
         bound = table.bind(sentence, hits) if hits else sentence
         if len(bound) <= 4:
             table.define(bound)

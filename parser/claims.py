@@ -140,7 +140,7 @@ def read_claims(text: str, names: tuple[str, ...] | Names,
     if "think" in text:
         text = untagged(text)
     opens = _opens()
-    if not has_chinese(text):
+    if text.isascii() or not has_chinese(text):  # ``isascii``: one flag, no scan
         for clause in clauses(text, table, opens=opens):
             out.extend(read_clause(clause))
             if len(out) >= MAX_CLAIMS:

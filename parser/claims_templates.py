@@ -133,6 +133,10 @@ def _number(token: Token) -> tuple[float, int]:
 _view = _View
 
 
+#: a binary variable's value as models write it most ("X=1")
+_BINARY = {"0": 0, "1": 1}
+
+
 def _claim(kind: ClaimKind, variables: tuple[int, ...], polarity: bool = True,
            given: tuple[int, ...] = (), **more: Any) -> Claim:
     return Claim(kind, variables, _NO_SPAN, polarity, tuple(sorted(set(given))) if given else (),
@@ -398,9 +402,11 @@ class Claims(Transformer[Token, list[Claim]]):
 
     # -- numbers
     def lit(self, children: list[Any]) -> tuple[int, int]:
-        value = _number(children[1])[0] if len(children) > 1 else 1.0
-        if value not in (0.0, 1.0):
-            raise NotAClaim("a binary variable's value")
+        value = _BINARY.get(children[1]) if len(children) > 1 else 1
+        if value is None:  # written otherwise ("1.0", "0%") or not binary
+            value = _number(children[1])[0]
+            if value not in (0.0, 1.0):
+                raise NotAClaim("a binary variable's value")
         return int(children[0][1:]), int(value)
 
     def lits(self, children: list[Any]) -> tuple[tuple[int, int], ...]:

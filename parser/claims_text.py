@@ -135,13 +135,18 @@ class Clause:
     tokens: list[Token] = field(default_factory=list, repr=False)
 
 
+#: one word (letters, digits, "_", joined by an apostrophe or a hyphen)
+_WORD = r"[^\W\d]\w*(?:['’-][^\W\d_]\w*)*"
 #: one alternative per kind of token; the look-ahead only skips a space or tab at once
 #: (no alternative matches there), and a minus sign starts a number only after a space,
 #: "=", "(", ":", a tab or at the start.  A word is tried first (the commonest token): it
 #: cannot start with a digit, "." or a minus sign, so no other alternative starts where
-#: it may — the order decides nothing but speed
+#: it may — the order decides nothing but speed.  One match takes a run of words
+#: separated by single spaces (``_scan`` splits it at its spaces): each of them is
+#: where a match of one word would start, and the words are the same, with one match
+#: object for the run instead of one per word
 _TOKEN = re.compile(
-    r"(?=[^ \t])(?:(?P<word>[^\W\d]\w*(?:['’-][^\W\d_]\w*)*)"
+    r"(?=[^ \t])(?:(?P<word>" + _WORD + "(?: " + _WORD + r")*)"
     r"|(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
     r"|(?P<number>(?<![^ =(:\t])[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
     r"|(?P<arrow><-->|<->|-->|->|<--|<-|--|[→⟶←⟵↔⟷–—-])"
@@ -194,23 +199,26 @@ def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
         if group == 1:
             if hedged:
                 continue  # a hedged sentence: nothing of it is kept
-            at, to = match.span()
-            if at - begin > limit:
-                continue  # a sentence too long to be a claim: skipped, not collected
-            raw = match.group()
-            low = lower(raw)
-            if curly and "’" in low:
-                low = low.replace("’", "'")
-            mark = mark_of(low)
-            if mark is not None:
-                if mark & HEDGE:
-                    hedged, current, hits, special, cut = True, [], [], False, False
-                    continue
-                if mark & NAME:
-                    hits.append(len(current))
-                if mark & SPECIAL:
-                    special = True
-            current.append((low, at, to, word, quoted, raw))
+            run = match.group()
+            at = match.start()
+            for raw in run.split(" ") if " " in run else (run,):  # a run of words
+                if at - begin > limit:
+                    break  # a sentence too long to be a claim: skipped, not collected
+                to = at + len(raw)
+                low = lower(raw)
+                if curly and "’" in low:
+                    low = low.replace("’", "'")
+                mark = mark_of(low)
+                if mark is not None:
+                    if mark & HEDGE:
+                        hedged, current, hits, special, cut = True, [], [], False, False
+                        break
+                    if mark & NAME:
+                        hits.append(len(current))
+                    if mark & SPECIAL:
+                        special = True
+                current.append((low, at, to, word, quoted, raw))
+                at = to + 1
             continue
         if group == 2:
             at, to = match.span()

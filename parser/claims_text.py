@@ -173,10 +173,10 @@ HEDGE, NAME, SPECIAL = 1, 2, 4
 
 
 def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
-          ) -> Iterator[tuple[list[Token], list[int], bool, bool]]:
+          ) -> Iterator[tuple[list[Token], list[int], list[int], bool]]:
     """Each sentence of ``text[start:stop]`` as it is cut (see ``sentences``): its tokens,
     the positions of its words marked ``NAME`` in ``marks`` (what ``Names.bind`` looks
-    at), whether it has a word marked ``SPECIAL`` (one ``_normalise`` changes), and
+    at), those of its words marked ``SPECIAL`` (what ``_normalise`` changes), and
     whether it has a comma or colon (where ``_split`` may cut it); a sentence with a
     word marked ``HEDGE`` is dropped.  One look-up in ``marks`` per word.
 
@@ -186,7 +186,8 @@ def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
     sentence ("Let X = husband") is looked for in the sentences after it."""
     current: list[Token] = []
     hits: list[int] = []
-    special = cut = False
+    special: list[int] = []
+    cut = False
     count = 0
     stop = len(text) if stop is None else stop
     begin = start
@@ -211,12 +212,12 @@ def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
                 mark = mark_of(low)
                 if mark is not None:
                     if mark & HEDGE:
-                        hedged, current, hits, special, cut = True, [], [], False, False
+                        hedged, current, hits, special, cut = True, [], [], [], False
                         break
                     if mark & NAME:
                         hits.append(len(current))
                     if mark & SPECIAL:
-                        special = True
+                        special.append(len(current))
                 current.append((low, at, to, word, quoted, raw))
                 at = to + 1
             continue
@@ -227,7 +228,7 @@ def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
                 count += 1
                 if count == MAX_SENTENCES:
                     return
-            current, hits, special, cut = [], [], False, False
+            current, hits, special, cut = [], [], [], False
             begin, quoted, hedged = to, False, False
             continue
         if hedged:
@@ -346,10 +347,13 @@ _CLAUSE_MARKS = {w: (HEDGE if w in HEDGES else 0) | (SPECIAL if w in _SPECIAL el
                  for w in (*HEDGES, *_SPECIAL)}
 
 
-def _normalise(tokens: list[Token]) -> list[Token]:
+def _normalise(tokens: list[Token], at: list[int] | None = None) -> list[Token]:
     """Contractions expanded, number words read, filler dropped (its characters stay in
-    the span of the token after it, so that a claim's span starts where its words do)."""
-    hits = [i for i, t in enumerate(tokens) if t[TEXT] in _SPECIAL]  # words only: lower-case
+    the span of the token after it, so that a claim's span starts where its words do);
+    ``at``: the positions of the words that may change, when the scan has found them
+    (a name bound over one of them is no longer one)."""
+    hits = [i for i, t in enumerate(tokens) if t[TEXT] in _SPECIAL] if at is None else \
+        [i for i in at if tokens[i][TEXT] in _SPECIAL]  # words only: lower-case
     if not hits:
         return tokens
     out: list[Token] = []
@@ -477,8 +481,8 @@ def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
         bound = table.bind(sentence, hits) if hits else sentence
         if len(bound) <= 4:
             table.define(bound)
-        if special:
-            bound = _normalise(bound)
+        if special:  # the scan's positions hold where binding kept every position
+            bound = _normalise(bound, special if len(bound) == len(sentence) else None)
         texts = [t[TEXT] for t in bound]  # read by every pass below: listed once
         for lo, hi in _split(bound, texts, cut):
             lo, hi = _strip_lead(bound, texts, lo, hi)

@@ -251,6 +251,10 @@ def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
         yield current, hits, special, cut
 
 
+#: a bound variable's text, ``V<index>``, made once for the first indices
+_VAR_TEXTS = tuple(f"V{i}" for i in range(64))
+
+
 class Names:
     """The item's declared names, for binding (longest first)."""
 
@@ -310,7 +314,8 @@ class Names:
                     continue
                 if introduced:
                     out.pop()
-                out.append((f"V{index}", tok[START], tokens[i + k - 1][END], var, False, ""))
+                out.append((_VAR_TEXTS[index] if index < len(_VAR_TEXTS) else f"V{index}",
+                            tok[START], tokens[i + k - 1][END], var, False, ""))
                 done = i + k
                 break
             else:
@@ -394,7 +399,7 @@ def _normalise(tokens: list[Token], at: list[int] | None = None) -> list[Token]:
 def _strip_lead(tokens: list[Token], texts: list[str], lo: int, hi: int) -> tuple[int, int]:
     """The clause ``tokens[lo:hi]`` (``texts``: every token's text) without its
     discourse lead, a list item's number and trailing commas: the range left."""
-    m = min(hi - lo - 3, 10)
+    m = hi - lo - 3 if hi - lo < 13 else 10
     if m > 0 and "that" in texts[lo + 1:lo + m + 1]:  # "the relationship … is that …"
         for i in range(lo, lo + m):
             if texts[i] in ("is", "are") and texts[i + 1] == "that":
@@ -413,9 +418,9 @@ def _strip_lead(tokens: list[Token], texts: list[str], lo: int, hi: int) -> tupl
                 break
         else:
             break
-    if hi - lo > 1 and tokens[lo][KIND] == Kind.NUMBER and tokens[lo + 1][KIND] == Kind.VAR:
+    if hi - lo > 1 and tokens[lo][KIND] is Kind.NUMBER and tokens[lo + 1][KIND] is Kind.VAR:
         lo += 1  # a list item's number: "2 A causes B"
-    while lo < hi and tokens[hi - 1][KIND] == symbol and texts[hi - 1] in ",:":
+    while lo < hi and tokens[hi - 1][KIND] is symbol and texts[hi - 1] in ",:":
         hi -= 1
     return lo, hi
 
@@ -443,17 +448,19 @@ def _split(tokens: list[Token], texts: list[str], cut: bool = True) -> list[tupl
     the scan found no comma nor colon in them."""
     if not cut or _CUTS.isdisjoint(texts):
         return [(0, len(tokens))] if tokens else []
-    depth = [0] * len(texts)  # brackets open before each token (only where there are any)
-    if not _BRACKETS.isdisjoint(texts):
-        level = 0
+    if _BRACKETS.isdisjoint(texts):
+        cuts = [i for i, text in enumerate(texts) if text in _CUTS]
+    else:  # only the commas and colons outside brackets
+        cuts, level, symbol = [], 0, Kind.SYMBOL
         for i, text in enumerate(texts):
-            level += (text in "({") - (text in ")}") if tokens[i][KIND] is Kind.SYMBOL else 0
-            depth[i] = level
+            if text in _BRACKETS:
+                if tokens[i][KIND] is symbol:
+                    level += 1 if text in "({" else -1
+            elif level <= 0 and text in _CUTS:
+                cuts.append(i)
     parts: list[tuple[int, int]] = []
     begin = 0  # the current clause is tokens[begin:i]
-    for i in [i for i, text in enumerate(texts) if text in _CUTS]:
-        if depth[i] > 0:
-            continue
+    for i in cuts:
         if texts[i] == ":":
             if "answer" in texts[begin:i]:
                 continue

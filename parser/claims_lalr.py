@@ -90,8 +90,8 @@ class Automaton:
         #: state → terminal or rule name → (the state to shift to, or None and the
         #: reduction: how many values it pops, its callback, the symbol it makes); a state
         #: is its row itself, so a step is one look-up in the row on top of the stack
-        fast = {rule: _direct(callback, len(rule.expansion))
-                for rule, callback in callbacks.items()}
+        empty = _empty_rules(callbacks)
+        fast = {rule: _direct(callback, rule, empty) for rule, callback in callbacks.items()}
         rows: dict[Any, dict[str, tuple[Any, Any]]] = {state: {} for state in table.states}
         for state, row in table.states.items():
             rows[state].update(
@@ -177,56 +177,121 @@ class Automaton:
         return None
 
 
-def _direct(callback: Any, size: int) -> Any:
+def _entries(callback: Any) -> tuple[list[tuple[int, bool, int]], int] | None:
+    """A child filter's entries — (child, whether its children are spliced in, how many
+    ``None`` placeholders go before it) — and how many go at the end (None: the
+    callback filters nothing)."""
+    kind = type(callback)
+    if kind is ChildFilterLALR_NoPlaceholders:
+        return [(i, bool(expand), 0) for i, expand in callback.to_include], 0
+    if kind is ChildFilterLALR:
+        return [(i, bool(expand), add) for i, expand, add in callback.to_include], \
+            callback.append_none
+    return None
+
+
+def _makes_tree(build: Any) -> bool:
+    """Whether ``build`` is Lark's default for an inlined rule (``_rule``): a tree whose
+    children its parent splices in."""
+    return isinstance(build, partial) and bool(build.args) and str(build.args[0]).startswith("_")
+
+
+def _empty_rules(callbacks: dict[Any, Any]) -> frozenset[str]:
+    """The inlined rules that keep no child, whichever alternative is reduced (``_be:
+    "is" | "are"``, ``_equals: "=" | _be | …``): a parent that splices one in gets
+    nothing from it.  A fixpoint over the rules (each round adds one at least)."""
+    by_origin: dict[str, list[tuple[Any, Any]]] = {}
+    for rule, callback in callbacks.items():
+        by_origin.setdefault(str(rule.origin.name), []).append((rule, callback))
+
+    def keeps_nothing(rule: Any, callback: Any, empty: set[str]) -> bool:
+        entries = _entries(callback)
+        if entries is None or not _makes_tree(callback.node_builder):
+            return False
+        include, tail = entries
+        return not tail and all(expand and not add and str(rule.expansion[i].name) in empty
+                                for i, expand, add in include)
+
+    empty: set[str] = set()
+    for _ in range(len(by_origin)):
+        more = {origin for origin, rules in by_origin.items() if origin not in empty
+                and all(keeps_nothing(rule, callback, empty) for rule, callback in rules)}
+        if not more:
+            break
+        empty |= more
+    return frozenset(empty)
+
+
+def _direct(callback: Any, rule: Any, empty: frozenset[str]) -> Any:
     """A rule's callback with Lark's generic child filter compiled away: which children
-    it keeps, which inlined rules' children it splices in (``_rule``) and where it adds
-    ``None`` placeholders are fixed per rule, so each reduction runs a plan made once
-    (one ``itemgetter`` call where it only picks by position) instead of a loop that
-    re-reads the rule's filter entries.
+    it keeps, which inlined rules' children it splices in (``_rule``; none from a rule
+    of ``empty``) and where it adds ``None`` placeholders are fixed per rule, so each
+    reduction runs a plan made once — one ``itemgetter`` call where it splices nothing
+    (a placeholder is picked from a ``None`` put after the children) — instead of a
+    loop that re-reads the rule's filter entries.
 
     None for a rule of one symbol that passes its value up unchanged (``?claim:
     independence | …``): ``Automaton.run`` then makes no call.  A rule that keeps no
     child and only builds a tree (``_be: "is" | "are"``, spliced into its parent as
     no children) gets one tree made once."""
-    kind = type(callback)
-    if kind is ExpandSingleChild and size == 1:
+    if type(callback) is ExpandSingleChild and len(rule.expansion) == 1:
         return None
-    if kind is ChildFilterLALR_NoPlaceholders:
-        include, tail = [(i, expand, 0) for i, expand in callback.to_include], 0
-    elif kind is ChildFilterLALR:
-        include, tail = list(callback.to_include), callback.append_none
-    else:
+    entries = _entries(callback)
+    if entries is None:
         return callback
+    include, tail = entries
     build = callback.node_builder
-    if not tail and not any(entry[1] or entry[2] for entry in include):
-        picks = [entry[0] for entry in include]
-        if len(picks) > 1:
-            get = itemgetter(*picks)
-            return lambda children: build(list(get(children)))
-        if picks:
-            at = picks[0]
-            return lambda children: build([children[at]])
-        if isinstance(build, partial) and build.args and str(build.args[0]).startswith("_"):
-            empty = build([])  # an inlined rule's default tree: its parent splices its
-            return lambda children: empty  # children (none), so one tree serves all
-            return lambda children: empty
-        return lambda children: build([])
-    plan = tuple((i, bool(expand), add) for i, expand, add in include)
+    slots: list[int] = []  # the children kept, in order; -1: a placeholder
+    plan: list[tuple[int, bool, int]] = []  # the same, for a rule that splices
+    for i, expand, add in include:
+        slots += [-1] * add
+        if expand and str(rule.expansion[i].name) in empty:
+            if add:
+                plan.append((-1, False, add))  # its placeholders alone
+            continue  # it splices in no child
+        slots.append(i)
+        plan.append((i, expand, add))
+    slots += [-1] * tail
+    if not any(expand for _, expand, _ in plan):
+        return _picker(build, slots)
+    steps = tuple(plan)
 
     def filtered(children: list[Any]) -> Any:
         out: list[Any] = []
-        for i, expand, add in plan:
+        for i, expand, add in steps:
             if add:
                 out += [None] * add
             if expand:
                 out += children[i].children
-            else:
+            elif i >= 0:
                 out.append(children[i])
         if tail:
             out += [None] * tail
         return build(out)
 
     return filtered
+
+
+def _picker(build: Any, slots: list[int]) -> Any:
+    """``build`` over the children at ``slots`` (-1: a ``None`` placeholder)."""
+    if not slots:
+        if _makes_tree(build):
+            empty = build([])  # an inlined rule's default tree: its parent splices its
+            return lambda children: empty  # children (none), so one tree serves all
+        return lambda children: build([])
+    if len(slots) == 1:
+        at = slots[0]
+        return (lambda children: build([children[at]])) if at >= 0 else \
+            (lambda children: build([None]))
+    get = itemgetter(*slots)
+    if -1 not in slots:
+        return lambda children: build(list(get(children)))
+
+    def picked(children: list[Any]) -> Any:
+        children.append(None)  # a fresh list of this reduction's values: -1 picks it
+        return build(list(get(children)))
+
+    return picked
 
 
 __all__ = ["MAX_REDUCTIONS", "TOKEN_CACHE", "Automaton", "Words", "terminal"]

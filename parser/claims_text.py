@@ -35,6 +35,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from causal_oracle.oracle.memo import memoised
+from causal_oracle.parser.claims_words import (
+    ARROWS,
+    ARTICLES,
+    CONTRACTIONS,
+    FILLER,
+    HEDGES,
+    INTRODUCERS,
+    LEADS_BY_WORD,
+    NUMBER_WORDS,
+    VERBS,
+)
 
 #: at most this many sentences of one reply are read
 MAX_SENTENCES = 400
@@ -43,60 +54,6 @@ MAX_SENTENCE_CHARS = 600
 #: a declared name longer than this many words is never bound
 MAX_NAME_WORDS = 6
 
-_ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
-           ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
-           ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"), ("–", "--"), ("—", "--"), ("-", "--"))
-_CONTRACTIONS = {"isn't": ("is", "not"), "aren't": ("are", "not"), "doesn't": ("does", "not"),
-                 "don't": ("do", "not"), "can't": ("can", "not"), "cannot": ("can", "not"),
-                 "wasn't": ("was", "not"), "weren't": ("were", "not"),
-                 "non-adjacent": ("not", "adjacent"), "nonadjacent": ("not", "adjacent"),
-                 "back-door": ("backdoor",), "front-door": ("frontdoor",),
-                 "d-separate": ("d-separates",), "uncorrelated": ("not", "correlated"),
-                 "unconfounded": ("not", "confounded"), "v-structure": ("collider",),
-                 "unidentifiable": ("not", "identifiable"), "non-identifiable":
-                 ("not", "identifiable"), "unblocked": ("open",), "doesnt": ("does", "not"),
-                 "isnt": ("is", "not")}
-_NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
-                 "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
-#: words that carry no claim: dropped everywhere
-FILLER = frozenset({"the", "a", "an", "also", "indeed", "actually", "really", "clearly",
-                    "obviously", "both", "definitely", "certainly", "just", "still",
-                    "itself", "therefore", "thus", "hence"})
-#: filler whose characters belong to the claim's span ("The edge …")
-ARTICLES = frozenset({"the", "a", "an"})
-#: a clause with one of these hedges: it claims nothing checkable
-HEDGES = frozenset({"might", "may", "could", "if", "suppose", "supposing", "assume",
-                    "assuming", "perhaps", "possibly", "probably", "likely", "unless",
-                    "whether", "maybe", "would", "necessarily", "seems", "seem",
-                    "unclear", "unknown", "hypothesize", "assumption"})
-_LEAD_PHRASES = (("in", "other", "words"), ("as", "result"), ("this", "means", "that"),
-                 ("this", "means"), ("which", "means", "that"), ("which", "means"),
-                 ("that", "means"), ("we", "know", "that"), ("we", "can", "see", "that"),
-                 ("we", "see", "that"), ("we", "can", "conclude", "that"),
-                 ("we", "conclude", "that"), ("it", "follows", "that"),
-                 ("this", "shows", "that"), ("this", "implies", "that"), ("note", "that"),
-                 ("we", "find", "that"), ("we", "have"), ("in", "conclusion"),
-                 ("premise", "states", "that"), ("premise", "states"), ("premise", "says"),
-                 ("premise", "says", "that"), ("since",), ("that",), ("graph", "has", "edges"),
-                 ("edges", "are"), ("graph", "is"), ("we", "get"), ("that", "is"),
-                 ("i", "e"),
-                 ("given", "that"), ("we", "are", "told", "that"), ("recall", "that"),
-                 ("in", "summary"), ("to", "summarize"), ("it", "is", "clear", "that"),
-                 ("it", "is", "true", "that"), ("this", "is", "because"), ("because",),
-                 ("so",), ("thus",), ("therefore",), ("hence",), ("however",), ("but",),
-                 ("and",), ("rather",), ("then",), ("consequently",), ("moreover",),
-                 ("furthermore",), ("finally",), ("next",), ("now",), ("overall",),
-                 ("similarly",), ("additionally",), ("instead",), ("also",),
-                 ("first",), ("second",), ("third",), ("lastly",))
-_LEADS_BY_WORD: dict[str, list[tuple[str, ...]]] = {}
-for _phrase in sorted(_LEAD_PHRASES, key=len, reverse=True):  # longest first
-    _LEADS_BY_WORD.setdefault(_phrase[0], []).append(_phrase)
-#: a name followed by one of these after a comma starts a clause ("…, A is independent of B")
-_VERBS = frozenset({"is", "are", "was", "were", "causes", "cause", "correlates", "directly",
-                    "does", "do", "has", "have", "affects", "influences", "depends",
-                    "mediates", "confounds", "points", "blocks", "d-separates", "isn't",
-                    "doesn't", "aren't"})
-_INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
 
 
 class Kind(StrEnum):
@@ -152,7 +109,7 @@ _TOKEN = re.compile(
     r"|(?P<arrow><-->|<->|-->|->|<--|<-|--|[→⟶←⟵↔⟷–—-])"
     r"|(?P<symbol>[⊥|=(),{}:<>])"
     r"|(?P<quote>['\"‘’“”`]))")
-_ARROW_NAMES = dict(_ARROWS)
+_ARROW_NAMES = dict(ARROWS)
 #: a word ``_TOKEN`` reads as one word token, lower-cased and nothing else
 _PLAIN = re.compile(r"[^\W\d]\w*")
 
@@ -303,7 +260,7 @@ class Names:
             out.extend(tokens[done:i])
             tok = tokens[i]
             done = i + 1
-            introduced = bool(out) and out[-1][TEXT] in _INTRODUCERS
+            introduced = bool(out) and out[-1][TEXT] in INTRODUCERS
             # a one-letter name binds only as written, quoted or after "node"/"variable"
             letter = tok[RAW] in defined or tok[QUOTED] or introduced
             for words, index in table[tok[TEXT]]:
@@ -344,7 +301,7 @@ def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
 
 
 #: the words ``_normalise`` changes or drops (every other token passes unchanged)
-_SPECIAL = frozenset({*FILLER, *_CONTRACTIONS, *_NUMBER_WORDS, "p", "pr"})
+_SPECIAL = frozenset({*FILLER, *CONTRACTIONS, *NUMBER_WORDS, "p", "pr"})
 #: the scan's marks of the hedges alone (``sentences``), and of the hedges and the words
 #: ``_normalise`` changes (``clauses``, with each reply's names added)
 _HEDGE_MARKS = dict.fromkeys(HEDGES, HEDGE)
@@ -385,8 +342,8 @@ def _normalise(tokens: list[Token], at: list[int] | None = None) -> list[Token]:
             if tok[TEXT] in ARTICLES:
                 held = tok[START] if held is None else held
             continue
-        parts = _CONTRACTIONS.get(tok[TEXT])
-        number = _NUMBER_WORDS.get(tok[TEXT])
+        parts = CONTRACTIONS.get(tok[TEXT])
+        number = NUMBER_WORDS.get(tok[TEXT])
         if parts is not None:
             out.extend(token(p, tok[START], tok[END]) for p in parts)
         elif number is not None:
@@ -409,10 +366,10 @@ def _strip_lead(tokens: list[Token], texts: list[str], lo: int, hi: int) -> tupl
     for _ in range(8):
         while lo < hi and tokens[lo][KIND] is symbol and texts[lo] not in "({":
             lo += 1
-        if lo == hi or texts[lo] not in _LEADS_BY_WORD:
+        if lo == hi or texts[lo] not in LEADS_BY_WORD:
             break
         words = tuple(texts[lo:min(lo + 5, hi)])
-        for phrase in _LEADS_BY_WORD[words[0]]:
+        for phrase in LEADS_BY_WORD[words[0]]:
             if words[:len(phrase)] == phrase and hi - lo > len(phrase):
                 lo += len(phrase)
                 break
@@ -432,7 +389,7 @@ def _listing(tokens: list[Token], i: int) -> bool:
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     then = tokens[i + 2][TEXT] if i + 2 < len(tokens) else ""
     return before is not None and after is not None and after[KIND] == Kind.VAR and \
-        before[KIND] in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
+        before[KIND] in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in VERBS
 
 
 #: the tokens ``_split`` may cut a sentence at, and the brackets it does not cut inside

@@ -14,7 +14,8 @@ in the styles models use (step lists, prose, hedges, a final answer):
   claims seen before (phrasing repeats across a trainer's rollouts), *new text*: the
   reader's memo of clause parses and the checker's memo of verdicts (with the item's
   facts) emptied before every reply, as for a reply none of whose clauses was seen;
-* ``read + check`` — the reader and checker alone on the item's facts, new text;
+* ``read + check`` — the reader and checker alone on the item's facts (made afresh,
+  with an empty memo of verdicts), new text (the memos of clause parses emptied);
 * reference, *final answer alone* — ``grade`` on the same reply (the reply reader a
   trainer already pays for).
 
@@ -109,7 +110,9 @@ def main() -> None:
 
         def core(reply: str = reply, family: Family[Any, Any] = family,
                  question: object = question, solution: object = solution) -> None:
-            facts = family.reasoning_facts(question, solution)
+            for name in PARSES:  # new text: no clause parse remembered
+                service.caches.memory.map(name).clear()
+            facts = family.reasoning_facts(question, solution)  # a fresh memo of verdicts
             assert facts is not None
             claims = read_claims(reply, facts.names, facts.aliases)
             check_claims(facts, claims, reply)

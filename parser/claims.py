@@ -6,8 +6,8 @@ and parses each clause with the templates of ``claims.lark`` (an LALR grammar; o
 section per concept: independence and correlation, d-separation, adjacency and edges,
 causes, mediators, colliders and confounders, paths, adjustment sets, instruments,
 identifiability, the equivalence class, numbers, the final answer).  A clause that
-does not parse whole is no claim: it is skipped, never guessed.  A clause whose words
-are not all in the grammar's vocabulary is skipped before parsing, which keeps the
+does not parse whole is no claim: it is skipped, never guessed.  The parse stops at
+the first word that is in no template (``parser.claims_lalr``), which keeps the
 reader fast on prose.
 
 Reasoning inside ``<think>…</think>`` (or an unclosed ``<think>``) is read like any
@@ -27,7 +27,7 @@ and B cause C" → two claims); an arrow chain ("A -> B <- C") claims each of it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -41,12 +41,9 @@ from causal_oracle.parser.claims_lalr import Automaton, Words
 from causal_oracle.parser.claims_templates import Claims, NotAClaim
 from causal_oracle.parser.claims_text import (
     END,
-    KIND,
     MAX_SENTENCES,
     START,
-    TEXT,
     Clause,
-    Kind,
     Names,
     clauses,
 )
@@ -74,16 +71,6 @@ def _parser() -> tuple[Lark, frozenset[str]]:
     return parser, words
 
 
-def _fits(clause: Clause, vocabulary: frozenset[str]) -> bool:
-    """Whether every word of ``clause`` is one the templates use (else it is no claim)."""
-    word = Kind.WORD
-    return vocabulary.issuperset([t[TEXT] for t in clause.tokens if t[KIND] is word])
-
-
-def _parse(parser: Lark, words: list[str]) -> tuple[tuple[Claim, ...], ...] | None:
-    return _parse_words(tuple(words))
-
-
 @memoised(limit=PARSE_CACHE)
 def _parse_words(words: tuple[str, ...]) -> tuple[tuple[Claim, ...], ...] | None:
     """The claims of a clause's normalised words, grouped by conjunct (None: no claim).
@@ -97,9 +84,7 @@ def _parse_words(words: tuple[str, ...]) -> tuple[tuple[Claim, ...], ...] | None
             _parser()[0].parse(list(words))  # type: ignore[arg-type]
     except (LarkError, NotAClaim, VisitError):
         return None
-    if groups is None:
-        return None
-    return tuple(tuple(group) for group in groups)
+    return groups  # the start rule's groups: a tuple of tuples
 
 
 @cache
@@ -111,13 +96,19 @@ def _automaton() -> Automaton | None:
         return None
 
 
-def _conjuncts(parser: Lark, clause: Clause, groups: int) -> list[tuple[int, int]] | None:
+def _opens() -> Callable[[str], bool] | None:
+    """Whether a claim may begin with a word (None: no automaton to ask)."""
+    automaton = _automaton()
+    return automaton.opens if automaton is not None else None
+
+
+def _conjuncts(clause: Clause, groups: int) -> list[tuple[int, int]] | None:
     """The token ranges of a clause's conjuncts: cut at each "and" whose left side
     parses alone, left to right (bounded: one try per "and")."""
     words, out, begin = clause.words, [], 0
     for i, word in enumerate(words):
         if word == "and" and begin < i < len(words) - 1 and len(out) < groups - 1 and \
-                _parse(parser, words[begin:i]) is not None:
+                _parse_words(tuple(words[begin:i])) is not None:
             out.append((begin, i))
             begin = i + 1
     out.append((begin, len(words)))
@@ -127,17 +118,16 @@ def _conjuncts(parser: Lark, clause: Clause, groups: int) -> list[tuple[int, int
 def read_clause(clause: Clause) -> list[Claim]:
     """The claims of one clause (none when it is not one of the templates), each with
     the span of its own words."""
-    parser, vocabulary = _parser()
-    if not _fits(clause, vocabulary):
-        return []
-    groups = _parse(parser, clause.words)
+    groups = _parse_words(tuple(clause.words))
     if not groups:
         return []
+    if len(groups) == 1:
+        span = (clause.start, clause.end)
+        return [c.at(span) for c in groups[0]]
     spans = [(clause.start, clause.end)] * len(groups)
-    if len(groups) > 1:
-        ranges = _conjuncts(parser, clause, len(groups))
-        if ranges is not None:
-            spans = [(clause.tokens[a][START], clause.tokens[b - 1][END]) for a, b in ranges]
+    ranges = _conjuncts(clause, len(groups))
+    if ranges is not None:
+        spans = [(clause.tokens[a][START], clause.tokens[b - 1][END]) for a, b in ranges]
     return [c.at(span) for group, span in zip(groups, spans, strict=True) for c in group]
 
 
@@ -149,8 +139,9 @@ def read_claims(text: str, names: tuple[str, ...] | Names,
     table = names if isinstance(names, Names) else Names(names, aliases)
     if "think" in text:
         text = untagged(text)
-    if not has_chinese(text):
-        for clause in clauses(text, table):
+    opens = _opens()
+    if text.isascii() or not has_chinese(text):  # ``isascii``: one flag, no scan
+        for clause in clauses(text, table, opens=opens):
             out.extend(read_clause(clause))
             if len(out) >= MAX_CLAIMS:
                 return out[:MAX_CLAIMS]
@@ -188,7 +179,7 @@ def _read_mixed(text: str, table: Names) -> list[Claim]:
             for clause in clauses_zh(text, start, stop, chinese):
                 out.extend(read_clause_zh(clause))
         else:
-            for clause in clauses(text, table, start, stop):
+            for clause in clauses(text, table, start, stop, _opens()):
                 out.extend(read_clause(clause))
     return out[:MAX_CLAIMS]
 

@@ -12,12 +12,17 @@ clauses are none.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
 from lark import Lark, Token
 from lark.lexer import Lexer, PatternStr
-from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders
+from lark.parse_tree_builder import (
+    ChildFilterLALR,
+    ChildFilterLALR_NoPlaceholders,
+    ExpandSingleChild,
+)
 from lark.parsers.lalr_analysis import Shift
 
 from causal_oracle.parser.claims_templates import NotAClaim
@@ -85,19 +90,28 @@ class Automaton:
         #: state → terminal or rule name → (the state to shift to, or None and the
         #: reduction: how many values it pops, its callback, the symbol it makes); a state
         #: is its row itself, so a step is one look-up in the row on top of the stack
-        fast = {rule: _direct(callback) for rule, callback in callbacks.items()}
+        empty = _empty_rules(callbacks)
+        fast = {rule: _direct(callback, rule, empty) for rule, callback in callbacks.items()}
         rows: dict[Any, dict[str, tuple[Any, Any]]] = {state: {} for state in table.states}
         for state, row in table.states.items():
             rows[state].update(
                 (str(symbol), (rows[arg], None) if action is Shift else  # plain str keys
                  (None, (len(arg.expansion), fast[arg], str(arg.origin.name))))
-                for symbol, (action, arg) in row.items())
+                for symbol, (action, arg) in row.items()
+                if not (action is Shift and symbol == "$END"))  # the end never shifts
         self.states = rows
         self.start = rows[table.start_states["start"]]
         self.end = rows[table.end_states["start"]]
         self.kinds = {str(t.pattern.value): str(t.name) for t in parser.terminals
                       if isinstance(t.pattern, PatternStr)}
         self.tokens: dict[str, tuple[str, Token]] = {}
+
+    def opens(self, word: str) -> bool:
+        """Whether a sentence of the grammar may begin with ``word`` (its terminal has an
+        action in the start state): a clause whose first word does not is no claim,
+        which the reader knows before it makes the clause."""
+        hit = self.tokens.get(word) or self.token(word)
+        return hit is not None and hit[0] in self.start
 
     def token(self, word: str) -> tuple[str, Token] | None:
         """The terminal of ``word`` and its token (None: it is in no template); tokens
@@ -114,17 +128,24 @@ class Automaton:
         return hit
 
     def run(self, words: tuple[str, ...]) -> Any:
-        """The transformed parse of ``words`` (None: they are no sentence of the grammar)."""
+        """The transformed parse of ``words`` (None: they are no sentence of the grammar).
+
+        One loop for the words and the end of the clause (``None`` after the last
+        word, the terminal ``$END``): each terminal reduces until it shifts — or, at
+        the end, until the start symbol is made."""
         tokens, end = self.tokens, self.end
         state = self.start  # the row on top of ``stack``, kept in a local
-        stack, value_stack = [state], []  # states (their rows) and values
+        stack, values = [state], []  # states (their rows) and values
         budget = MAX_REDUCTIONS * (len(words) + 1)
-        for word in words:
-            hit = tokens.get(word) or self.token(word)
-            if hit is None:
-                return None
-            kind, token = hit
-            while True:  # reduce until the word shifts
+        for word in (*words, None):
+            if word is None:
+                kind, token = "$END", None
+            else:
+                hit = tokens.get(word) or self.token(word)
+                if hit is None:
+                    return None
+                kind, token = hit
+            while True:  # reduce until the terminal shifts
                 step = state.get(kind)
                 if step is None:
                     return None
@@ -132,78 +153,145 @@ class Automaton:
                 if reduce is None:
                     state = shift
                     stack.append(state)
-                    value_stack.append(token)
+                    values.append(token)
                     break
                 budget -= 1
                 if budget < 0:
                     return None
-                size, callback, origin = reduce  # one reduction, inline
-                if size:
-                    children = value_stack[-size:]
-                    del stack[-size:]
-                    del value_stack[-size:]
+                size, callback, origin = reduce
+                if callback is None:  # a unit rule that passes its one value up
+                    state = stack[-2][origin][0]
+                    stack[-1] = state
                 else:
-                    children = []
-                value_stack.append(callback(children))
-                state = stack[-1][origin][0]
-                stack.append(state)
-        for _ in range(budget + 1):  # the end: reduce until the start symbol is made
-            step = stack[-1].get("$END")
-            if step is None or step[1] is None:
-                return None
-            size, callback, origin = step[1]
-            if size:
-                children = value_stack[-size:]
-                del stack[-size:]
-                del value_stack[-size:]
-            else:
-                children = []
-            value_stack.append(callback(children))
-            stack.append(stack[-1][origin][0])
-            if stack[-1] is end:
-                return value_stack[-1]
+                    if size:
+                        children = values[-size:]
+                        del stack[-size:]
+                        del values[-size:]
+                    else:
+                        children = []
+                    values.append(callback(children))
+                    state = stack[-1][origin][0]
+                    stack.append(state)
+                if state is end:  # only the start symbol leads here, on ``$END``
+                    return values[-1]
         return None
 
 
-def _direct(callback: Any) -> Any:
-    """A rule's callback with Lark's generic child filter compiled away: which children
-    it keeps, which inlined rules' children it splices in (``_rule``) and where it adds
-    ``None`` placeholders are fixed per rule, so each reduction runs a plan made once
-    (one ``itemgetter`` call where it only picks by position) instead of a loop that
-    re-reads the rule's filter entries."""
+def _entries(callback: Any) -> tuple[list[tuple[int, bool, int]], int] | None:
+    """A child filter's entries — (child, whether its children are spliced in, how many
+    ``None`` placeholders go before it) — and how many go at the end (None: the
+    callback filters nothing)."""
     kind = type(callback)
     if kind is ChildFilterLALR_NoPlaceholders:
-        include, tail = [(i, expand, 0) for i, expand in callback.to_include], 0
-    elif kind is ChildFilterLALR:
-        include, tail = list(callback.to_include), callback.append_none
-    else:
+        return [(i, bool(expand), 0) for i, expand in callback.to_include], 0
+    if kind is ChildFilterLALR:
+        return [(i, bool(expand), add) for i, expand, add in callback.to_include], \
+            callback.append_none
+    return None
+
+
+def _makes_tree(build: Any) -> bool:
+    """Whether ``build`` is Lark's default for an inlined rule (``_rule``): a tree whose
+    children its parent splices in."""
+    return isinstance(build, partial) and bool(build.args) and str(build.args[0]).startswith("_")
+
+
+def _empty_rules(callbacks: dict[Any, Any]) -> frozenset[str]:
+    """The inlined rules that keep no child, whichever alternative is reduced (``_be:
+    "is" | "are"``, ``_equals: "=" | _be | …``): a parent that splices one in gets
+    nothing from it.  A fixpoint over the rules (each round adds one at least)."""
+    by_origin: dict[str, list[tuple[Any, Any]]] = {}
+    for rule, callback in callbacks.items():
+        by_origin.setdefault(str(rule.origin.name), []).append((rule, callback))
+
+    def keeps_nothing(rule: Any, callback: Any, empty: set[str]) -> bool:
+        entries = _entries(callback)
+        if entries is None or not _makes_tree(callback.node_builder):
+            return False
+        include, tail = entries
+        return not tail and all(expand and not add and str(rule.expansion[i].name) in empty
+                                for i, expand, add in include)
+
+    empty: set[str] = set()
+    for _ in range(len(by_origin)):
+        more = {origin for origin, rules in by_origin.items() if origin not in empty
+                and all(keeps_nothing(rule, callback, empty) for rule, callback in rules)}
+        if not more:
+            break
+        empty |= more
+    return frozenset(empty)
+
+
+def _direct(callback: Any, rule: Any, empty: frozenset[str]) -> Any:
+    """A rule's callback with Lark's generic child filter compiled away: which children
+    it keeps, which inlined rules' children it splices in (``_rule``; none from a rule
+    of ``empty``) and where it adds ``None`` placeholders are fixed per rule, so each
+    reduction runs a plan made once — one ``itemgetter`` call where it splices nothing
+    (a placeholder is picked from a ``None`` put after the children) — instead of a
+    loop that re-reads the rule's filter entries.
+
+    None for a rule of one symbol that passes its value up unchanged (``?claim:
+    independence | …``): ``Automaton.run`` then makes no call.  A rule that keeps no
+    child and only builds a tree (``_be: "is" | "are"``, spliced into its parent as
+    no children) gets one tree made once."""
+    if type(callback) is ExpandSingleChild and len(rule.expansion) == 1:
+        return None
+    entries = _entries(callback)
+    if entries is None:
         return callback
+    include, tail = entries
     build = callback.node_builder
-    if not tail and not any(entry[1] or entry[2] for entry in include):
-        picks = [entry[0] for entry in include]
-        if len(picks) > 1:
-            get = itemgetter(*picks)
-            return lambda children: build(list(get(children)))
-        if picks:
-            at = picks[0]
-            return lambda children: build([children[at]])
-        return lambda children: build([])
-    plan = tuple((i, bool(expand), add) for i, expand, add in include)
+    slots: list[int] = []  # the children kept, in order; -1: a placeholder
+    plan: list[tuple[int, bool, int]] = []  # the same, for a rule that splices
+    for i, expand, add in include:
+        slots += [-1] * add
+        if expand and str(rule.expansion[i].name) in empty:
+            if add:
+                plan.append((-1, False, add))  # its placeholders alone
+            continue  # it splices in no child
+        slots.append(i)
+        plan.append((i, expand, add))
+    slots += [-1] * tail
+    if not any(expand for _, expand, _ in plan):
+        return _picker(build, slots)
+    steps = tuple(plan)
 
     def filtered(children: list[Any]) -> Any:
         out: list[Any] = []
-        for i, expand, add in plan:
+        for i, expand, add in steps:
             if add:
                 out += [None] * add
             if expand:
                 out += children[i].children
-            else:
+            elif i >= 0:
                 out.append(children[i])
         if tail:
             out += [None] * tail
         return build(out)
 
     return filtered
+
+
+def _picker(build: Any, slots: list[int]) -> Any:
+    """``build`` over the children at ``slots`` (-1: a ``None`` placeholder)."""
+    if not slots:
+        if _makes_tree(build):
+            empty = build([])  # an inlined rule's default tree: its parent splices its
+            return lambda children: empty  # children (none), so one tree serves all
+        return lambda children: build([])
+    if len(slots) == 1:
+        at = slots[0]
+        return (lambda children: build([children[at]])) if at >= 0 else \
+            (lambda children: build([None]))
+    get = itemgetter(*slots)
+    if -1 not in slots:
+        return lambda children: build(list(get(children)))
+
+    def picked(children: list[Any]) -> Any:
+        children.append(None)  # a fresh list of this reduction's values: -1 picks it
+        return build(list(get(children)))
+
+    return picked
 
 
 __all__ = ["MAX_REDUCTIONS", "TOKEN_CACHE", "Automaton", "Words", "terminal"]

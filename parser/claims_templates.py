@@ -11,7 +11,7 @@ A" — raises ``NotAClaim``: the clause is no claim.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from lark import Token, Transformer
@@ -45,18 +45,62 @@ class _Path(tuple[tuple[int, str], ...]):
     pass
 
 
-@dataclass
 class _View:
-    """A template's children, sorted by role."""
+    """A template's children, sorted by role (made once per template reduction: a plain
+    class with slots, its children told apart by their exact type first)."""
 
-    subject: tuple[int, ...] = ()
-    objects: list[int] = field(default_factory=list)
-    sets: list[tuple[int, ...]] = field(default_factory=list)
-    negated: bool = False
-    given: tuple[int, ...] = ()
-    numbers: list[tuple[float, int]] = field(default_factory=list)
-    quantities: list[Quantity] = field(default_factory=list)
-    path: tuple[tuple[int, str], ...] = ()
+    __slots__ = ("given", "negated", "numbers", "objects", "path", "quantities", "sets",
+                 "subject")
+
+    def __init__(self, children: list[Any]) -> None:
+        self.subject: tuple[int, ...] = ()
+        self.objects: list[int] = []
+        self.sets: list[tuple[int, ...]] = []
+        self.negated = False
+        self.given: tuple[int, ...] = ()
+        self.numbers: list[tuple[float, int]] = []
+        self.quantities: list[Quantity] = []
+        self.path: tuple[tuple[int, str], ...] = ()
+        for i, child in enumerate(children):
+            if child is None:
+                continue
+            kind = type(child)
+            if kind is Token:
+                if child.type == "VAR":
+                    self.objects.append(int(child[1:]))
+                elif child.type == "NUMBER":
+                    self.numbers.append(_number(child))
+            elif kind is _Vars:
+                if i == 0:
+                    self.subject = tuple(child)
+                else:
+                    self.sets.append(tuple(child))
+            elif kind is _Neg:
+                self.negated = True
+            else:
+                self._other(child, i)
+
+    def _other(self, child: Any, i: int) -> None:
+        """A child of any other type, by ``isinstance`` (subclasses included)."""
+        if isinstance(child, _Neg):
+            self.negated = True
+        elif isinstance(child, _Given):
+            self.given = tuple(child)
+        elif isinstance(child, _Vars):
+            if i == 0:
+                self.subject = tuple(child)
+            else:
+                self.sets.append(tuple(child))
+        elif isinstance(child, _Path):
+            self.path = tuple(child)
+        elif isinstance(child, Quantity):
+            self.quantities.append(child)
+        elif isinstance(child, Token) and child.type == "VAR":
+            self.objects.append(int(child[1:]))
+        elif isinstance(child, Token) and child.type == "NUMBER":
+            self.numbers.append(_number(child))
+        elif isinstance(child, tuple):  # a pair after the subject
+            self.objects.extend(child)
 
     @property
     def pair(self) -> tuple[int, int]:
@@ -86,36 +130,17 @@ def _number(token: Token) -> tuple[float, int]:
     return (value / 100, decimals + 2) if percent else (value, decimals)
 
 
-def _view(children: list[Any]) -> _View:
-    v = _View()
-    for i, child in enumerate(children):
-        if child is None:
-            continue
-        if isinstance(child, _Neg):
-            v.negated = True
-        elif isinstance(child, _Given):
-            v.given = tuple(child)
-        elif isinstance(child, _Vars):
-            if i == 0:
-                v.subject = tuple(child)
-            else:
-                v.sets.append(tuple(child))
-        elif isinstance(child, _Path):
-            v.path = tuple(child)
-        elif isinstance(child, Quantity):
-            v.quantities.append(child)
-        elif isinstance(child, Token) and child.type == "VAR":
-            v.objects.append(int(child[1:]))
-        elif isinstance(child, Token) and child.type == "NUMBER":
-            v.numbers.append(_number(child))
-        elif isinstance(child, tuple):  # a pair after the subject
-            v.objects.extend(child)
-    return v
+_view = _View
+
+
+#: a binary variable's value as models write it most ("X=1")
+_BINARY = {"0": 0, "1": 1}
 
 
 def _claim(kind: ClaimKind, variables: tuple[int, ...], polarity: bool = True,
            given: tuple[int, ...] = (), **more: Any) -> Claim:
-    return Claim(kind, variables, _NO_SPAN, polarity, tuple(sorted(set(given))), **more)
+    return Claim(kind, variables, _NO_SPAN, polarity, tuple(sorted(set(given))) if given else (),
+                 **more)
 
 
 def _pair_rule(kind: ClaimKind, flip: bool = False, reverse: bool = False):  # type: ignore[no-untyped-def]
@@ -377,9 +402,11 @@ class Claims(Transformer[Token, list[Claim]]):
 
     # -- numbers
     def lit(self, children: list[Any]) -> tuple[int, int]:
-        value = _number(children[1])[0] if len(children) > 1 else 1.0
-        if value not in (0.0, 1.0):
-            raise NotAClaim("a binary variable's value")
+        value = _BINARY.get(children[1]) if len(children) > 1 else 1
+        if value is None:  # written otherwise ("1.0", "0%") or not binary
+            value = _number(children[1])[0]
+            if value not in (0.0, 1.0):
+                raise NotAClaim("a binary variable's value")
         return int(children[0][1:]), int(value)
 
     def lits(self, children: list[Any]) -> tuple[tuple[int, int], ...]:
@@ -430,9 +457,9 @@ class Claims(Transformer[Token, list[Claim]]):
     def answer(self, children: list[Any]) -> list[Claim]:
         return [_claim(K.ANSWER, (), bool(children[-1]))]
 
-    def start(self, children: list[Any]) -> list[list[Claim]]:
+    def start(self, children: list[Any]) -> tuple[tuple[Claim, ...], ...]:
         """One clause's claims, grouped by conjunct ("A causes B and B causes C")."""
-        return [list(part) for part in children]
+        return tuple(map(tuple, children))
 
 
 __all__ = ["Claims", "NotAClaim"]

@@ -30,11 +30,22 @@ A clause that hedges ("might", "may", "could", "if", "suppose", "assume", "perha
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from causal_oracle.oracle.memo import memoised
+from causal_oracle.parser.claims_words import (
+    ARROWS,
+    ARTICLES,
+    CONTRACTIONS,
+    FILLER,
+    HEDGES,
+    INTRODUCERS,
+    LEADS_BY_WORD,
+    NUMBER_WORDS,
+    VERBS,
+)
 
 #: at most this many sentences of one reply are read
 MAX_SENTENCES = 400
@@ -43,60 +54,6 @@ MAX_SENTENCE_CHARS = 600
 #: a declared name longer than this many words is never bound
 MAX_NAME_WORDS = 6
 
-_ARROWS = (("<->", "<->"), ("<-->", "<->"), ("-->", "->"), ("->", "->"), ("<--", "<-"),
-           ("<-", "<-"), ("--", "--"), ("→", "->"), ("⟶", "->"), ("←", "<-"),
-           ("⟵", "<-"), ("↔", "<->"), ("⟷", "<->"), ("–", "--"), ("—", "--"), ("-", "--"))
-_CONTRACTIONS = {"isn't": ("is", "not"), "aren't": ("are", "not"), "doesn't": ("does", "not"),
-                 "don't": ("do", "not"), "can't": ("can", "not"), "cannot": ("can", "not"),
-                 "wasn't": ("was", "not"), "weren't": ("were", "not"),
-                 "non-adjacent": ("not", "adjacent"), "nonadjacent": ("not", "adjacent"),
-                 "back-door": ("backdoor",), "front-door": ("frontdoor",),
-                 "d-separate": ("d-separates",), "uncorrelated": ("not", "correlated"),
-                 "unconfounded": ("not", "confounded"), "v-structure": ("collider",),
-                 "unidentifiable": ("not", "identifiable"), "non-identifiable":
-                 ("not", "identifiable"), "unblocked": ("open",), "doesnt": ("does", "not"),
-                 "isnt": ("is", "not")}
-_NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
-                 "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
-#: words that carry no claim: dropped everywhere
-FILLER = frozenset({"the", "a", "an", "also", "indeed", "actually", "really", "clearly",
-                    "obviously", "both", "definitely", "certainly", "just", "still",
-                    "itself", "therefore", "thus", "hence"})
-#: filler whose characters belong to the claim's span ("The edge …")
-ARTICLES = frozenset({"the", "a", "an"})
-#: a clause with one of these hedges: it claims nothing checkable
-HEDGES = frozenset({"might", "may", "could", "if", "suppose", "supposing", "assume",
-                    "assuming", "perhaps", "possibly", "probably", "likely", "unless",
-                    "whether", "maybe", "would", "necessarily", "seems", "seem",
-                    "unclear", "unknown", "hypothesize", "assumption"})
-_LEAD_PHRASES = (("in", "other", "words"), ("as", "result"), ("this", "means", "that"),
-                 ("this", "means"), ("which", "means", "that"), ("which", "means"),
-                 ("that", "means"), ("we", "know", "that"), ("we", "can", "see", "that"),
-                 ("we", "see", "that"), ("we", "can", "conclude", "that"),
-                 ("we", "conclude", "that"), ("it", "follows", "that"),
-                 ("this", "shows", "that"), ("this", "implies", "that"), ("note", "that"),
-                 ("we", "find", "that"), ("we", "have"), ("in", "conclusion"),
-                 ("premise", "states", "that"), ("premise", "states"), ("premise", "says"),
-                 ("premise", "says", "that"), ("since",), ("that",), ("graph", "has", "edges"),
-                 ("edges", "are"), ("graph", "is"), ("we", "get"), ("that", "is"),
-                 ("i", "e"),
-                 ("given", "that"), ("we", "are", "told", "that"), ("recall", "that"),
-                 ("in", "summary"), ("to", "summarize"), ("it", "is", "clear", "that"),
-                 ("it", "is", "true", "that"), ("this", "is", "because"), ("because",),
-                 ("so",), ("thus",), ("therefore",), ("hence",), ("however",), ("but",),
-                 ("and",), ("rather",), ("then",), ("consequently",), ("moreover",),
-                 ("furthermore",), ("finally",), ("next",), ("now",), ("overall",),
-                 ("similarly",), ("additionally",), ("instead",), ("also",),
-                 ("first",), ("second",), ("third",), ("lastly",))
-_LEADS_BY_WORD: dict[str, list[tuple[str, ...]]] = {}
-for _phrase in sorted(_LEAD_PHRASES, key=len, reverse=True):  # longest first
-    _LEADS_BY_WORD.setdefault(_phrase[0], []).append(_phrase)
-#: a name followed by one of these after a comma starts a clause ("…, A is independent of B")
-_VERBS = frozenset({"is", "are", "was", "were", "causes", "cause", "correlates", "directly",
-                    "does", "do", "has", "have", "affects", "influences", "depends",
-                    "mediates", "confounds", "points", "blocks", "d-separates", "isn't",
-                    "doesn't", "aren't"})
-_INTRODUCERS = frozenset({"node", "nodes", "variable", "variables", "vertex", "vertices"})
 
 
 class Kind(StrEnum):
@@ -135,19 +92,26 @@ class Clause:
     tokens: list[Token] = field(default_factory=list, repr=False)
 
 
+#: one word (letters, digits, "_", joined by an apostrophe or a hyphen)
+_WORD = r"[^\W\d]\w*(?:['’-][^\W\d_]\w*)*"
 #: one alternative per kind of token; the look-ahead only skips a space or tab at once
 #: (no alternative matches there), and a minus sign starts a number only after a space,
 #: "=", "(", ":", a tab or at the start.  A word is tried first (the commonest token): it
 #: cannot start with a digit, "." or a minus sign, so no other alternative starts where
-#: it may — the order decides nothing but speed
+#: it may — the order decides nothing but speed.  One match takes a run of words
+#: separated by single spaces (``_scan`` splits it at its spaces): each of them is
+#: where a match of one word would start, and the words are the same, with one match
+#: object for the run instead of one per word
 _TOKEN = re.compile(
-    r"(?=[^ \t])(?:(?P<word>[^\W\d]\w*(?:['’-][^\W\d_]\w*)*)"
+    r"(?=[^ \t])(?:(?P<word>" + _WORD + "(?: " + _WORD + r")*)"
     r"|(?P<end>\.(?![^\W\d_])|[!?;\n\r。！？；])"
     r"|(?P<number>(?<![^ =(:\t])[-−]\d+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
     r"|(?P<arrow><-->|<->|-->|->|<--|<-|--|[→⟶←⟵↔⟷–—-])"
     r"|(?P<symbol>[⊥|=(),{}:<>])"
     r"|(?P<quote>['\"‘’“”`]))")
-_ARROW_NAMES = dict(_ARROWS)
+_ARROW_NAMES = dict(ARROWS)
+#: a word ``_TOKEN`` reads as one word token, lower-cased and nothing else
+_PLAIN = re.compile(r"[^\W\d]\w*")
 
 
 def sentences(text: str, start: int = 0, stop: int | None = None, *,
@@ -155,21 +119,23 @@ def sentences(text: str, start: int = 0, stop: int | None = None, *,
     """The sentences of ``text[start:stop]`` as token lists (questions and over-long ones
     left out; spans index ``text``; ``drop_hedged``: a sentence with a word of
     ``HEDGES`` too — no token is made for the rest of it)."""
-    hedges = HEDGES if drop_hedged else frozenset()
-    return [tokens for tokens, _, _, _ in _scan(text, start, stop, hedges, _NO_NAMES)]
+    marks = _HEDGE_MARKS if drop_hedged else {}
+    return [tokens for tokens, _, _, _ in _scan(text, start, stop, marks)]
 
 
-#: no name to look for (``sentences``)
-_NO_NAMES: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+#: what a word may be to the scan, as bits of its mark: a hedge (the sentence is
+#: dropped), the first word of a name (``Names.bind`` looks at it), a word that
+#: ``_normalise`` changes
+HEDGE, NAME, SPECIAL = 1, 2, 4
 
 
-def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
-          names: Mapping[str, object]
-          ) -> Iterator[tuple[list[Token], list[int], bool, bool]]:
+def _scan(text: str, start: int, stop: int | None, marks: Mapping[str, int]
+          ) -> Iterator[tuple[list[Token], list[int], list[int], bool]]:
     """Each sentence of ``text[start:stop]`` as it is cut (see ``sentences``): its tokens,
-    the positions of its words that start a name of ``names`` (what ``Names.bind``
-    looks at), whether it has a word ``_normalise`` changes, and whether it has a comma
-    or colon (where ``_split`` may cut it).
+    the positions of its words marked ``NAME`` in ``marks`` (what ``Names.bind`` looks
+    at), those of its words marked ``SPECIAL`` (what ``_normalise`` changes), and
+    whether it has a comma or colon (where ``_split`` may cut it); a sentence with a
+    word marked ``HEDGE`` is dropped.  One look-up in ``marks`` per word.
 
     One pass of one regular expression whose every alternative consumes what it
     matches (no nested repetition: linear in the reply's length).  A generator: the
@@ -177,34 +143,40 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
     sentence ("Let X = husband") is looked for in the sentences after it."""
     current: list[Token] = []
     hits: list[int] = []
-    special = cut = False
+    special: list[int] = []
+    cut = False
     count = 0
     stop = len(text) if stop is None else stop
     begin = start
     quoted = hedged = False
     word, number, symbol, limit = Kind.WORD, Kind.NUMBER, Kind.SYMBOL, MAX_SENTENCE_CHARS
-    lower, specials = str.lower, _SPECIAL
+    lower, mark_of = str.lower, marks.get
     curly = "’" in text
     for match in _TOKEN.finditer(text, start, stop):
         group = match.lastindex  # 1 word, 2 end, 3 number, 4 arrow, 5 symbol, 6 quote
         if group == 1:
             if hedged:
                 continue  # a hedged sentence: nothing of it is kept
-            at, to = match.span()
-            if at - begin > limit:
-                continue  # a sentence too long to be a claim: skipped, not collected
-            raw = match.group()
-            low = lower(raw)
-            if curly and "’" in low:
-                low = low.replace("’", "'")
-            if low in hedges:
-                hedged, current, hits, special, cut = True, [], [], False, False
-                continue
-            if low in names:
-                hits.append(len(current))
-            if low in specials:
-                special = True
-            current.append((low, at, to, word, quoted, raw))
+            run = match.group()
+            at = match.start()
+            for raw in run.split(" ") if " " in run else (run,):  # a run of words
+                if at - begin > limit:
+                    break  # a sentence too long to be a claim: skipped, not collected
+                to = at + len(raw)
+                low = lower(raw)
+                if curly and "’" in low:
+                    low = low.replace("’", "'")
+                mark = mark_of(low)
+                if mark is not None:
+                    if mark & HEDGE:
+                        hedged, current, hits, special, cut = True, [], [], [], False
+                        break
+                    if mark & NAME:
+                        hits.append(len(current))
+                    if mark & SPECIAL:
+                        special.append(len(current))
+                current.append((low, at, to, word, quoted, raw))
+                at = to + 1
             continue
         if group == 2:
             at, to = match.span()
@@ -213,7 +185,7 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
                 count += 1
                 if count == MAX_SENTENCES:
                     return
-            current, hits, special, cut = [], [], False, False
+            current, hits, special, cut = [], [], [], False
             begin, quoted, hedged = to, False, False
             continue
         if hedged:
@@ -236,6 +208,10 @@ def _scan(text: str, start: int, stop: int | None, hedges: frozenset[str],
         yield current, hits, special, cut
 
 
+#: a bound variable's text, ``V<index>``, made once for the first indices
+_VAR_TEXTS = tuple(f"V{i}" for i in range(64))
+
+
 class Names:
     """The item's declared names, for binding (longest first)."""
 
@@ -245,6 +221,11 @@ class Names:
         self.names = (*names, *(aliases or {}))
         self.index = dict(index)  # a reply's definitions are its own: copies
         self.table = {first: list(options) for first, options in table.items()}
+        #: each word's mark for the scan: the hedges, the words ``_normalise`` changes,
+        #: and the first word of each name (``define`` adds to it)
+        self.marks = dict(_CLAUSE_MARKS)
+        for first in table:
+            self.marks[first] = self.marks.get(first, 0) | NAME
 
     def define(self, tokens: list[Token]) -> None:
         """Learn the names a reply defines: "Let X = husband", "V2 = wife" (a word, "=",
@@ -258,6 +239,7 @@ class Names:
             if name not in self.index:
                 self.index[name] = target
                 self.table.setdefault(words[0][TEXT], []).insert(0, ((words[0][TEXT],), target))
+                self.marks[words[0][TEXT]] = self.marks.get(words[0][TEXT], 0) | NAME
 
     def bind(self, tokens: list[Token], hits: list[int] | None = None) -> list[Token]:
         """``tokens`` with every occurrence of a declared name made one ``var`` token
@@ -278,7 +260,7 @@ class Names:
             out.extend(tokens[done:i])
             tok = tokens[i]
             done = i + 1
-            introduced = bool(out) and out[-1][TEXT] in _INTRODUCERS
+            introduced = bool(out) and out[-1][TEXT] in INTRODUCERS
             # a one-letter name binds only as written, quoted or after "node"/"variable"
             letter = tok[RAW] in defined or tok[QUOTED] or introduced
             for words, index in table[tok[TEXT]]:
@@ -289,7 +271,8 @@ class Names:
                     continue
                 if introduced:
                     out.pop()
-                out.append((f"V{index}", tok[START], tokens[i + k - 1][END], var, False, ""))
+                out.append((_VAR_TEXTS[index] if index < len(_VAR_TEXTS) else f"V{index}",
+                            tok[START], tokens[i + k - 1][END], var, False, ""))
                 done = i + k
                 break
             else:
@@ -305,7 +288,11 @@ def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
     index = {**{n: i for i, n in enumerate(names)}, **dict(aliases)}
     table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for name, i in index.items():
-        words = tuple(t[TEXT] for s in sentences(name) for t in s)
+        parts = name.split(" ")
+        if all(map(_PLAIN.fullmatch, parts)):  # plain words: their tokens are themselves
+            words = tuple(part.lower() for part in parts)
+        else:
+            words = tuple(t[TEXT] for s in sentences(name) for t in s)
         if 0 < len(words) <= MAX_NAME_WORDS:
             table.setdefault(words[0], []).append((words, i))
     for options in table.values():
@@ -314,13 +301,21 @@ def _table(names: tuple[str, ...], aliases: tuple[tuple[str, int], ...]
 
 
 #: the words ``_normalise`` changes or drops (every other token passes unchanged)
-_SPECIAL = frozenset({*FILLER, *_CONTRACTIONS, *_NUMBER_WORDS, "p", "pr"})
+_SPECIAL = frozenset({*FILLER, *CONTRACTIONS, *NUMBER_WORDS, "p", "pr"})
+#: the scan's marks of the hedges alone (``sentences``), and of the hedges and the words
+#: ``_normalise`` changes (``clauses``, with each reply's names added)
+_HEDGE_MARKS = dict.fromkeys(HEDGES, HEDGE)
+_CLAUSE_MARKS = {w: (HEDGE if w in HEDGES else 0) | (SPECIAL if w in _SPECIAL else 0)
+                 for w in (*HEDGES, *_SPECIAL)}
 
 
-def _normalise(tokens: list[Token]) -> list[Token]:
+def _normalise(tokens: list[Token], at: list[int] | None = None) -> list[Token]:
     """Contractions expanded, number words read, filler dropped (its characters stay in
-    the span of the token after it, so that a claim's span starts where its words do)."""
-    hits = [i for i, t in enumerate(tokens) if t[TEXT] in _SPECIAL]  # words only: lower-case
+    the span of the token after it, so that a claim's span starts where its words do);
+    ``at``: the positions of the words that may change, when the scan has found them
+    (a name bound over one of them is no longer one)."""
+    hits = [i for i, t in enumerate(tokens) if t[TEXT] in _SPECIAL] if at is None else \
+        [i for i in at if tokens[i][TEXT] in _SPECIAL]  # words only: lower-case
     if not hits:
         return tokens
     out: list[Token] = []
@@ -347,8 +342,8 @@ def _normalise(tokens: list[Token]) -> list[Token]:
             if tok[TEXT] in ARTICLES:
                 held = tok[START] if held is None else held
             continue
-        parts = _CONTRACTIONS.get(tok[TEXT])
-        number = _NUMBER_WORDS.get(tok[TEXT])
+        parts = CONTRACTIONS.get(tok[TEXT])
+        number = NUMBER_WORDS.get(tok[TEXT])
         if parts is not None:
             out.extend(token(p, tok[START], tok[END]) for p in parts)
         elif number is not None:
@@ -361,7 +356,7 @@ def _normalise(tokens: list[Token]) -> list[Token]:
 def _strip_lead(tokens: list[Token], texts: list[str], lo: int, hi: int) -> tuple[int, int]:
     """The clause ``tokens[lo:hi]`` (``texts``: every token's text) without its
     discourse lead, a list item's number and trailing commas: the range left."""
-    m = min(hi - lo - 3, 10)
+    m = hi - lo - 3 if hi - lo < 13 else 10
     if m > 0 and "that" in texts[lo + 1:lo + m + 1]:  # "the relationship … is that …"
         for i in range(lo, lo + m):
             if texts[i] in ("is", "are") and texts[i + 1] == "that":
@@ -371,18 +366,18 @@ def _strip_lead(tokens: list[Token], texts: list[str], lo: int, hi: int) -> tupl
     for _ in range(8):
         while lo < hi and tokens[lo][KIND] is symbol and texts[lo] not in "({":
             lo += 1
-        if lo == hi or texts[lo] not in _LEADS_BY_WORD:
+        if lo == hi or texts[lo] not in LEADS_BY_WORD:
             break
         words = tuple(texts[lo:min(lo + 5, hi)])
-        for phrase in _LEADS_BY_WORD[words[0]]:
+        for phrase in LEADS_BY_WORD[words[0]]:
             if words[:len(phrase)] == phrase and hi - lo > len(phrase):
                 lo += len(phrase)
                 break
         else:
             break
-    if hi - lo > 1 and tokens[lo][KIND] == Kind.NUMBER and tokens[lo + 1][KIND] == Kind.VAR:
+    if hi - lo > 1 and tokens[lo][KIND] is Kind.NUMBER and tokens[lo + 1][KIND] is Kind.VAR:
         lo += 1  # a list item's number: "2 A causes B"
-    while lo < hi and tokens[hi - 1][KIND] == symbol and texts[hi - 1] in ",:":
+    while lo < hi and tokens[hi - 1][KIND] is symbol and texts[hi - 1] in ",:":
         hi -= 1
     return lo, hi
 
@@ -394,7 +389,7 @@ def _listing(tokens: list[Token], i: int) -> bool:
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     then = tokens[i + 2][TEXT] if i + 2 < len(tokens) else ""
     return before is not None and after is not None and after[KIND] == Kind.VAR and \
-        before[KIND] in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in _VERBS
+        before[KIND] in (Kind.VAR, Kind.NUMBER, Kind.SYMBOL) and then not in VERBS
 
 
 #: the tokens ``_split`` may cut a sentence at, and the brackets it does not cut inside
@@ -410,17 +405,19 @@ def _split(tokens: list[Token], texts: list[str], cut: bool = True) -> list[tupl
     the scan found no comma nor colon in them."""
     if not cut or _CUTS.isdisjoint(texts):
         return [(0, len(tokens))] if tokens else []
-    depth = [0] * len(texts)  # brackets open before each token (only where there are any)
-    if not _BRACKETS.isdisjoint(texts):
-        level = 0
+    if _BRACKETS.isdisjoint(texts):
+        cuts = [i for i, text in enumerate(texts) if text in _CUTS]
+    else:  # only the commas and colons outside brackets
+        cuts, level, symbol = [], 0, Kind.SYMBOL
         for i, text in enumerate(texts):
-            level += (text in "({") - (text in ")}") if tokens[i][KIND] is Kind.SYMBOL else 0
-            depth[i] = level
+            if text in _BRACKETS:
+                if tokens[i][KIND] is symbol:
+                    level += 1 if text in "({" else -1
+            elif level <= 0 and text in _CUTS:
+                cuts.append(i)
     parts: list[tuple[int, int]] = []
     begin = 0  # the current clause is tokens[begin:i]
-    for i in [i for i, text in enumerate(texts) if text in _CUTS]:
-        if depth[i] > 0:
-            continue
+    for i in cuts:
         if texts[i] == ":":
             if "answer" in texts[begin:i]:
                 continue
@@ -437,20 +434,23 @@ def _split(tokens: list[Token], texts: list[str], cut: bool = True) -> list[tupl
 
 
 def clauses(text: str, names: tuple[str, ...] | Names, start: int = 0,
-            stop: int | None = None) -> list[Clause]:
+            stop: int | None = None, opens: Callable[[str], bool] | None = None
+            ) -> list[Clause]:
     """The clauses of ``text[start:stop]`` that may hold a claim (see the module
-    docstring)."""
+    docstring; ``opens``: whether a claim may begin with a word — a clause whose first
+    word may not is left out before it is made)."""
     table = names if isinstance(names, Names) else Names(names)
     out: list[Clause] = []
-    for sentence, hits, special, cut in _scan(text, start, stop, HEDGES, table.table):
-        bound = table.bind(sentence, hits)
-        table.define(bound)
-        if special:
-            bound = _normalise(bound)
+    for sentence, hits, special, cut in _scan(text, start, stop, table.marks):
+        bound = table.bind(sentence, hits) if hits else sentence
+        if len(bound) <= 4:
+            table.define(bound)
+        if special:  # the scan's positions hold where binding kept every position
+            bound = _normalise(bound, special if len(bound) == len(sentence) else None)
         texts = [t[TEXT] for t in bound]  # read by every pass below: listed once
         for lo, hi in _split(bound, texts, cut):
             lo, hi = _strip_lead(bound, texts, lo, hi)
-            if lo < hi:
+            if lo < hi and (opens is None or opens(texts[lo])):
                 out.append(Clause(texts[lo:hi], bound[lo][START], bound[hi - 1][END],
                                   bound[lo:hi]))
     return out

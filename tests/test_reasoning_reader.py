@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -14,10 +15,23 @@ from causal_oracle.oracle.reasoning.model import ClaimKind, Quantity, Relation
 from causal_oracle.oracle.reasoning.verdicts import check_claims, contradictions
 from causal_oracle.parser import claims as claims_module
 from causal_oracle.parser.claims import _parse_words, _parser, read_claims, untagged
+from causal_oracle.parser.claims_lalr import _empty_rules
 from causal_oracle.parser.claims_templates import NotAClaim
-from causal_oracle.parser.claims_text import MAX_SENTENCES, clauses
+from causal_oracle.parser.claims_text import (
+    END,
+    KIND,
+    MAX_SENTENCES,
+    RAW,
+    START,
+    TEXT,
+    Kind,
+    clauses,
+    sentences,
+)
 
 ABC = ("A", "B", "C")
+#: one word of the scan's token pattern
+_WORD_ALONE = re.compile(r"[^\W\d]\w*(?:['’-][^\W\d_]\w*)*")
 K = ClaimKind
 
 
@@ -173,6 +187,50 @@ def test_the_templates_automaton_parses_as_lark_does(words: list[str]) -> None:
             except (LarkError, NotAClaim, VisitError):
                 expected = None
             assert _parse_words.__wrapped__(prefix) == expected
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_a_clause_no_template_opens_is_left_out_as_the_automaton_would(words: list[str]
+                                                                       ) -> None:
+    """The first-word test leaves out exactly the clauses whose first word the
+    automaton rejects at once: the clauses kept are the others, in order, unchanged."""
+    automaton = claims_module._automaton()
+    assert automaton is not None
+    text = " ".join(words)
+    every = clauses(text, ABC)
+    kept = clauses(text, ABC, opens=automaton.opens)
+    assert [(c.words, c.start, c.end) for c in kept] == \
+        [(c.words, c.start, c.end) for c in every if automaton.opens(c.words[0])]
+    for clause in every:
+        if not automaton.opens(clause.words[0]):
+            assert automaton.run(tuple(clause.words)) is None
+
+
+@given(st.text(alphabet="aB xY  .,-'’1(=)\tΣİ", max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_a_run_of_words_is_cut_into_the_words_one_match_each_would_give(text: str) -> None:
+    """The scan takes a run of space-separated words in one match: each word token is
+    still the reply's characters at its span (lower-cased), one word of the token
+    pattern alone, and the tokens follow each other without overlap."""
+    for sentence in sentences(text):
+        for tok in sentence:
+            if tok[KIND] is Kind.WORD:
+                assert tok[RAW] == text[tok[START]:tok[END]]
+                assert tok[TEXT] == tok[RAW].lower().replace("’", "'")
+                assert _WORD_ALONE.fullmatch(tok[RAW]) and " " not in tok[RAW]
+        assert all(a[END] <= b[START] for a, b in zip(sentence, sentence[1:], strict=False))
+
+
+def test_inlined_rules_that_keep_no_child_are_found_from_the_grammar() -> None:
+    """The automaton splices nothing from an inlined rule none of whose alternatives
+    keeps a child (``_be``; ``_equals``, one of whose alternatives is ``_be``), and
+    still splices the ones that keep variables (``_of_pair``, ``_for_effect``)."""
+    inner = _parser()[0].parser.parser.parser
+    empty = _empty_rules(inner.callbacks)
+    assert {"_be", "_equals", "_adv", "_do"} <= empty
+    assert not {"_of_pair", "_for_effect", "_direction"} & empty
+    assert all(name.startswith("_") for name in empty)
 
 
 def test_the_automaton_reads_every_template_family() -> None:

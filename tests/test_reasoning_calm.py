@@ -86,3 +86,23 @@ def test_every_registered_family_gives_reasoning_facts() -> None:
         r = co.check_reasoning(prompt, "Answer: Yes", task)
         assert r.supported and r.family == family.name, family.name
         assert r.to_json()["claims"][0]["kind"] == "answer"
+
+
+@pytest.mark.parametrize("file, reply", [
+    ("ATE-P_ATE-basic_EN.json",
+     "P(eons=0 | smku=0) = 0.8445. P(eons=0 | smku=1) = 0.1. The ATE is -0.0843."),
+    ("ATE-P_ATE-basic_CN.json",
+     "已知P(eons=0|smku=0)=0.8445，P(eons=0|smku=1)=0.1。所以ATE=-0.0843。"),
+])
+def test_a_probability_in_numerals_is_not_decided_where_values_are_words(
+        file: str, reply: str) -> None:
+    # The item says "smku being low/high" (低/高), never which value is 0: CaLM's own
+    # chain of thought numbers them its way (its ATE example writes P(C=0|B=1) for 高), this
+    # reading numbers them by first mention; a numeral claim is open either way, never
+    # judged true or false.  The effect itself names no value and is checked.
+    prompt, task = _calm(file)
+    r = co.check_reasoning(prompt, reply, task)
+    got = [(c.claim.kind.value, c.verdict.value) for c in r.claims]
+    assert got == [("number", "not_decidable"), ("number", "not_decidable"),
+                   ("number", "true")], got
+    assert "values only in words" in r.claims[0].why and "0 or 1" in r.claims[1].why

@@ -268,7 +268,9 @@ class EffectsPart(CalmPart[EffectQuestion, EffectSolution]):
     def reasoning_facts(self, question: CalmQuestion, solution: EffectSolution) -> Facts:
         """The graph; the stated probabilities and the exact effect (its enclosure over
         every number that prints the same) as numbers; the treatment and outcome as the
-        query; the yes/no of a natural task where CaLM's rule decides it."""
+        query; the yes/no of a natural task where CaLM's rule decides it.  A probability
+        written with numerals is not decidable (``_unnumbered``): the stated ones are
+        keyed by this reading's value numbering, which a reply cannot know."""
         q: EffectQuestion = question.formal
         numbers = {Quantity("P", tuple(sorted(s.event)), tuple(sorted(s.given))):
                    Value(float(s.value), float(s.value)) for s in q.stated}
@@ -280,7 +282,18 @@ class EffectsPart(CalmPart[EffectQuestion, EffectSolution]):
             if self._yes_no(question) and not a.rule_straddles:
                 answer = a.yes
         return dag_facts(q.names, q.edges, query=(q.treatment, q.outcome), numbers=numbers,
-                         answer=answer)
+                         answer=answer, unnumbered=_unnumbered(q))
+
+
+def _unnumbered(q: EffectQuestion) -> str:
+    """Why a numeral value is not fixed on this item: its text names each value in words
+    (value 0 here is the word the text gives first, CaLM's own numbering is another), so
+    "P(C=0|B=1)" may mean either word."""
+    named = next(((q.names[v], pair) for v, pair in enumerate(q.values)
+                  if len(pair) == 2 and all(pair)), None)
+    example = f" (e.g. {named[0]}: {named[1][0]}/{named[1][1]})" if named else ""
+    return (f"the item names its variables' values only in words{example}, never which "
+            "is 0 or 1")
 
 
 def hidden_threshold(q: EffectQuestion, a: EffectAnswer) -> bool:

@@ -35,13 +35,13 @@ def class_facts(analysis: ClassAnalysis, answer: bool | None) -> Facts:
 def dag_facts(names: Iterable[str], edges: Iterable[tuple[int, int]], *,
               hidden: int = 0, query: tuple[int, int] | None = None,
               numbers: Mapping[Quantity, Value] | None = None,
-              answer: bool | None = None, aliases: Mapping[str, int] | None = None
-              ) -> Facts:
+              answer: bool | None = None, aliases: Mapping[str, int] | None = None,
+              unnumbered: str = "") -> Facts:
     """The facts of one DAG over ``names`` (``edges``: (parent, child) indices)."""
     names = tuple(names)
     dag = Dag.from_edges(len(names), edges)
     return Facts(names, (dag,), hidden=hidden, query=query, numbers=dict(numbers or {}),
-                 answer=answer, aliases=dict(aliases or {}))
+                 answer=answer, aliases=dict(aliases or {}), unnumbered=unnumbered)
 
 
 __all__ = ["class_facts", "dag_facts"]

@@ -179,6 +179,10 @@ class Facts:
     is_class: bool = False
     #: further words a reply may name a variable by (CLadder's "X", "Y")
     aliases: dict[str, int] = field(default_factory=dict)
+    #: non-empty where the item's text names its variables' values only in words
+    #: (CaLM's 高/低, "low"/"high") and never says which is 0 or 1: why a probability
+    #: written with numerals ("P(C=0|B=1)") is not decidable on it
+    unnumbered: str = ""
     #: verdicts already given on these facts, by ``Claim.key`` (the checker's memo: a
     #: trainer's replies to one item repeat their claims)
     verdicts: dict[tuple[object, ...], tuple[Verdict, str]] = field(

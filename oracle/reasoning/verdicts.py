@@ -111,6 +111,14 @@ def _tolerance(claim: Claim) -> float:
     return max(0.5 * 10.0 ** -claim.decimals, 0.0) if claim.decimals >= 2 else MIN_TOLERANCE
 
 
+def _unnumbered(facts: Facts, *quantities: Quantity | None) -> str:
+    """Why the item's text fixes no value of a quantity's variables ("" where it does):
+    an item that names values only in words leaves a numeral's meaning open."""
+    if facts.unnumbered and any(q is not None and (q.event or q.given) for q in quantities):
+        return facts.unnumbered
+    return ""
+
+
 def _value(facts: Facts, q: Quantity) -> Value | None:
     hit = facts.numbers.get(q)
     # "the effect of X on Y" names the item's query
@@ -126,6 +134,9 @@ def _shown(v: Value) -> str:
 def _number(facts: Facts, claim: Claim) -> tuple[Verdict, str]:
     assert claim.quantity is not None and claim.number is not None
     q = claim.quantity.text(facts.names)
+    open_ = _unnumbered(facts, claim.quantity)
+    if open_:
+        return Verdict.NOT_DECIDABLE, f"{q}: {open_}"
     value = _value(facts, claim.quantity)
     if value is None:
         return Verdict.NOT_DECIDABLE, f"the item does not determine {q}"
@@ -137,6 +148,9 @@ def _number(facts: Facts, claim: Claim) -> tuple[Verdict, str]:
 
 def _comparison(facts: Facts, claim: Claim) -> tuple[Verdict, str]:
     assert claim.quantity is not None
+    open_ = _unnumbered(facts, claim.quantity, claim.other)
+    if open_:
+        return Verdict.NOT_DECIDABLE, f"{claim.quantity.text(facts.names)}: {open_}"
     left = _value(facts, claim.quantity)
     right = Value(claim.number, claim.number) if claim.other is None and \
         claim.number is not None else _value(facts, claim.other) if claim.other else None

@@ -18,11 +18,13 @@ are derived independently in ``check_new_truths``: the graph claims with network
 (``is_d_separator``, ``has_path``, ``has_edge``; CEI's hidden confounder as a node U,
 which "any node" ranges over like the checker's U[E,F]), the Corr2Cause class by
 enumerating every DAG on three nodes and keeping those whose d-separations are the
-premise's, and the probabilities by hand from the item's sentences (smku 低 is the
-value the item names first, 0, as ``parser.calm_effects`` numbers them; 低 is also
-CaLM's own 0 there).  One value-word probability ("在smku为低的条件下…") is annotated
-though ``check_reasoning`` does not read it yet: the item's value words do not reach
-the reader (``parser.claims_zh.read_chinese(…, values=…)`` reads it given them).
+premise's, and the probabilities by hand from the item's sentences.  A probability
+written with numerals ("P(B=0|A=0)", "当smku为0时") is annotated not decidable: the
+item names values only in words (低/高) and never says which is 0 or 1 — CaLM's own
+chain of thought numbers them one way (its ATE example writes B=1 for 高, the value
+the text names first), ``parser.calm_effects`` by first mention.  One value-word
+probability ("在smku为低的条件下…") is annotated though ``check_reasoning`` does not
+read it yet: the item's value words do not reach the reader (``parser.claims_zh.read_chinese(…, values=…)`` reads it given them).
 """
 
 import itertools
@@ -119,12 +121,13 @@ CHAINS = [
      "考虑到P(B=0|A=0)=0.8445，P(B=0|A=1)=0.9288，且在该问题中有一个合法的后门调整集合：空集，"
      "所以ATE=0.0712-0.1555=-0.0843<0。ATE为-0.0843。",
      [c("A到B有一条或多条有向路径", "cause", "true"), c("A是节点B的原因", "cause", "true"),
-      c("P(B=0|A=0)=0.8445", "number", "true"), c("P(B=0|A=1)=0.9288", "number", "true"),
+      c("P(B=0|A=0)=0.8445", "number", "not_decidable"),
+      c("P(B=0|A=1)=0.9288", "number", "not_decidable"),
       c("ATE为-0.0843", "number", "true")]),
     ("zh-ate-wrong", "effect, planted false", ATE,
      "smku对eons有直接影响，arbu是eons的父节点。P(eons=0|smku=0)=0.8445。ATE为0.2，ATE是正的。",
      [c("smku对eons有直接影响", "edge", "true"), c("arbu是eons的父节点", "edge", "true"),
-      c("P(eons=0|smku=0)=0.8445", "number", "true"), c("ATE为0.2", "number", "false"),
+      c("P(eons=0|smku=0)=0.8445", "number", "not_decidable"), c("ATE为0.2", "number", "false"),
       c("ATE是正的", "comparison", "false")]),
     ("zh-hedges", "hedged, no claims", FA,
      "如果A导致F，那么A可能是F的祖先。也许D导致E。A是否导致E？我不确定答案。",
@@ -155,9 +158,9 @@ CHAINS = [
      "当smku为0时，eons为0的概率为0.8445。在smku为1的条件下，eons为0的概率是0.9288。"
      "smku为1时eons为0的概率为0.8445。在smku为低的条件下，eons为低的概率为0.8445。"
      "eons为0的概率为0.9。ATE为-0.0843。因此答案为{\"ANSWER\":\"否\",\"PROB\":\"-0.0843\"}。",
-     [c("当smku为0时，eons为0的概率为0.8445", "number", "true"),
-      c("在smku为1的条件下，eons为0的概率是0.9288", "number", "true"),
-      c("smku为1时eons为0的概率为0.8445", "number", "false"),
+     [c("当smku为0时，eons为0的概率为0.8445", "number", "not_decidable"),
+      c("在smku为1的条件下，eons为0的概率是0.9288", "number", "not_decidable"),
+      c("smku为1时eons为0的概率为0.8445", "number", "not_decidable"),
       c("在smku为低的条件下，eons为低的概率为0.8445", "number", "true"),
       c("eons为0的概率为0.9", "number", "not_decidable"),
       c("ATE为-0.0843", "number", "true"),
@@ -261,11 +264,15 @@ def check_new_truths() -> None:
         ("zh-dsep", "没有节点导致C"): truth(not nx.ancestors(cei, "C")),
         ("zh-dsep", "G没有子节点"): truth(not any(cei.successors("G"))),
         ("zh-dsep", "F没有父节点"): truth(not any(cei.predecessors("F"))),
-        # the effect item, by hand: P(eons=低|smku=低) = 0.8445, P(eons=低|smku=高) = 0.9288
-        # (低 = 0 for both: the value each is given first); P(eons=0) alone is not stated
-        ("zh-prob-words", "当smku为0时，eons为0的概率为0.8445"): truth(0.8445 == 0.8445),
-        ("zh-prob-words", "在smku为1的条件下，eons为0的概率是0.9288"): truth(0.9288 == 0.9288),
-        ("zh-prob-words", "smku为1时eons为0的概率为0.8445"): truth(0.9288 == 0.8445),
+        # the effect item, by hand: P(eons=低|smku=低) = 0.8445, P(eons=低|smku=高) = 0.9288;
+        # the item never says which of 低/高 is 0 or 1, so a probability written with
+        # numerals is open (CaLM's own numbering and the reading's are two conventions)
+        ("zh-prob-words", "当smku为0时，eons为0的概率为0.8445"): "not_decidable",
+        ("zh-prob-words", "在smku为1的条件下，eons为0的概率是0.9288"): "not_decidable",
+        ("zh-prob-words", "smku为1时eons为0的概率为0.8445"): "not_decidable",
+        ("zh-calm-ate", "P(B=0|A=0)=0.8445"): "not_decidable",
+        ("zh-calm-ate", "P(B=0|A=1)=0.9288"): "not_decidable",
+        ("zh-ate-wrong", "P(eons=0|smku=0)=0.8445"): "not_decidable",
         ("zh-prob-words", "ATE为-0.0843"): truth(round((1 - 0.9288) - (1 - 0.8445), 4) == -0.0843),
         ("zh-class-size", "B和C在给定A的条件下独立"): truth(all(sep(g, "B", "C", "A")
                                                            for g in members)),

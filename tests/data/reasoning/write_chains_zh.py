@@ -24,7 +24,8 @@ item names values only in words (低/高) and never says which is 0 or 1 — CaL
 chain of thought numbers them one way (its ATE example writes B=1 for 高, the value
 the text names first), ``parser.calm_effects`` by first mention.  One value-word
 probability ("在smku为低的条件下…") is annotated though ``check_reasoning`` does not
-read it yet: the item's value words do not reach the reader (``parser.claims_zh.read_chinese(…, values=…)`` reads it given them).
+read it yet: the item's value words do not reach the reader
+(``parser.claims_zh.read_chinese(…, values=…)`` reads it given them).
 """
 
 import itertools

@@ -37,7 +37,7 @@ from causal_oracle.oracle.dsep import (
     separating_sets,
 )
 from causal_oracle.oracle.errors import BudgetExceeded
-from causal_oracle.oracle.extensions import first_extensions
+from causal_oracle.oracle.extensions import listed_extensions
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.meek import Cpdag, orient
 from causal_oracle.oracle.memo import memoised
@@ -365,8 +365,7 @@ def _listed_by_extension(structure: Structure, cpdag: Cpdag
     if count > LIST_LIMIT:
         return None
     # one more than counted is enough to see a mismatch (a malformed CPDAG)
-    members = _by_edges(first_extensions(structure.n, cpdag.directed, cpdag.undirected,
-                                         count + 1))
+    members = listed_extensions(structure.n, cpdag.directed, cpdag.undirected, count + 1)
     colliders = {(t.x, t.middle, t.y) for t in structure.colliders}
     if not members or len(members) != count or not members[0][1].is_acyclic() \
             or members[0][1].v_structures() != colliders \

@@ -16,23 +16,28 @@ On a graph whose directed part is *not* a CPDAG (an inconsistent premise whose
 forced colliders clash) the search may find nothing; the caller then asks the
 SAT encoding, which decides and explains that case.  The search calls
 ``checkpoint()`` at every step, so a time budget bounds it, and stops after
-``limit`` members.  ``first_extensions`` is the same search collecting at most a given
-number of members into a list (no generator per level: the listing of small classes,
-``oracle.equivalence``, asks for all of them at once).
+``limit`` members.  ``listed_extensions`` is the same search collecting at most a given
+number of members, each with its sorted edge list, into a list (no generator per
+level: the listing of small classes, ``oracle.equivalence``, asks for all of them at
+once, ordered by their edges).
 
 >>> sorted(len(d.edges()) for d in extensions(3, [], [(0, 1), (1, 2)]))
 [2, 2, 2]
->>> len(first_extensions(3, [], [(0, 1), (1, 2)], 2))
-2
+>>> [edges for edges, _ in listed_extensions(3, [], [(0, 1), (1, 2)], 2)]
+[((0, 1), (1, 2)), ((1, 0), (1, 2))]
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 
 from causal_oracle.oracle.budget import checkpoint
 from causal_oracle.oracle.errors import BudgetExceeded
 from causal_oracle.oracle.graph import Dag, reach
+
+#: a DAG's edges ``(tail, head)``, sorted
+Edges = tuple[tuple[int, int], ...]
 
 
 def _start(n: int, directed: Iterable[tuple[int, int]],
@@ -90,26 +95,46 @@ def extensions(n: int, directed: Iterable[tuple[int, int]],
     yield from place(0)
 
 
-def first_extensions(n: int, directed: Iterable[tuple[int, int]],
-                     undirected: Iterable[tuple[int, int]], most: int) -> list[Dag]:
-    """The first ``most`` DAGs that ``extensions`` yields, in its order."""
+def listed_extensions(n: int, directed: Iterable[tuple[int, int]],
+                      undirected: Iterable[tuple[int, int]], most: int
+                      ) -> list[tuple[Edges, Dag]]:
+    """The first ``most`` DAGs that ``extensions`` yields, each with its sorted edge
+    list, in the order of those lists (the class's listing order,
+    ``oracle.equivalence``).  A completed orientation's edges are the directed edges
+    and the orientations placed, sorted once; where the two could overlap (a
+    malformed graph: an edge both directed and undirected, or directed both ways)
+    they are read off the parent masks instead."""
+    directed = tuple(directed)
     parents, children, adjacent, todo = _start(n, directed, undirected)
-    found: list[Dag] = []
+    pairs = {(min(t, h), max(t, h)) for t, h in directed}
+    plain = len(pairs) == len(directed) and pairs.isdisjoint(todo) and len(set(todo)) == len(todo)
+    fixed = sorted(directed)
+    placed: list[tuple[int, int]] = []
+    found: list[tuple[Edges, Dag]] = []
     last = len(todo)
 
     def place(i: int) -> bool:
         """Place edges i…; False once ``most`` members are found."""
         checkpoint()
         if i == last:
-            found.append(Dag(n, tuple(parents)))
+            if plain:
+                edges = fixed + placed
+                edges.sort()
+            else:
+                edges = sorted(_edges_of(parents))
+            found.append((tuple(edges), Dag(n, tuple(parents))))
             return len(found) < most
         a, b = todo[i]
         for tail, head in ((a, b), (b, a)):
-            if not _allowed(parents, children, adjacent, tail, head):
+            # no new v-structure at head, no cycle (head must not reach tail)
+            if parents[head] & ~adjacent[tail] & ~(1 << tail) \
+                    or reach(children, children[head]) >> tail & 1:
                 continue
             parents[head] |= 1 << tail
             children[tail] |= 1 << head
+            placed.append((tail, head))
             going = place(i + 1)
+            placed.pop()
             parents[head] &= ~(1 << tail)
             children[tail] &= ~(1 << head)
             if not going:
@@ -118,4 +143,16 @@ def first_extensions(n: int, directed: Iterable[tuple[int, int]],
 
     if most > 0:
         place(0)
+    found.sort(key=itemgetter(0))
     return found
+
+
+def _edges_of(parents: list[int]) -> list[tuple[int, int]]:
+    """The edges ``(tail, head)`` of parent masks."""
+    out = []
+    for head, mask in enumerate(parents):
+        while mask:
+            low = mask & -mask
+            out.append((low.bit_length() - 1, head))
+            mask ^= low
+    return out

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Hashable
+from typing import Any
 
 from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
 
 from causal_oracle.oracle.budget import Pace
-from causal_oracle.oracle.memo import memoised
+from causal_oracle.oracle.memo import keep, memoised, recall
 from causal_oracle.oracle.statements import (
     Correlation,
     Independence,
@@ -149,65 +151,105 @@ def _given_names(listed: str) -> tuple[str, ...] | None:
     return (listed,) if _GIVEN_NAME.fullmatch(listed) else None
 
 
+#: what a plain statement sentence says under a head (``_read_sentence``): whether it
+#: is a correlation, whether "However," opens it, the pair (x < y), the conditioning
+#: mask, and where its first name starts in the sentence
+_Said = tuple[bool, bool, int, int, int, int]
+#: the memory's stores (``oracle.memo``): per head's names, sentence → ``_Said`` (False:
+#: not a plain sentence under that head); spans of one-line premises by offsets
+_SAID = "causal_oracle.parser.corr2cause_fast.said"
+_SPANS = "causal_oracle.parser.corr2cause_fast.spans"
+#: at most this many sentences per head and spans are kept (then forgotten at once)
+_KEPT = 8192
+
+
+def _read_sentence(sentence: str, head: Declared) -> _Said | None:
+    """What ``sentence`` (the text from a statement's start through its full stop)
+    says under ``head``, or None when it is not a plain statement sentence that the
+    head's checks accept.  ``_BULK`` matches no ``.`` before its last character, so
+    matching the sentence alone is matching it at its place in the premise."""
+    m = _BULK.match(sentence)
+    if m is None or m.end() != len(sentence):
+        return None
+    however, first, corr, second_corr, second_marginal, second_cond, listed = m.groups()
+    try:
+        a, b, x, y = head.pair(first, second_corr if corr else second_marginal or second_cond)
+        given = 0
+        if listed is not None:
+            names = _given_names(listed)
+            if names is None:
+                return None
+            given = head.given(names, -1, -1)
+            if given >> a & 1 or given >> b & 1:
+                return None  # a related variable in its own conditioning set
+    except SemanticError:
+        return None
+    return bool(corr), bool(however), x, y, given, m.start(2)
+
+
+def _store(name: str, key: Hashable) -> dict[Any, Any]:
+    """The current memory's dict under ``key`` in the store ``name`` (made on first
+    use and emptied when it outgrows ``_KEPT``); a fresh dict without a memory."""
+    found = recall(name, key)
+    if found is None:
+        found = {}
+        keep(name, key, found)
+    elif len(found) > _KEPT:
+        found.clear()
+    return found  # type: ignore[no-any-return]
+
+
 def _bulk_statements(text: str, position: int, head: Declared
                      ) -> tuple[list[Correlation], list[Independence]] | None:
     """Every statement after the head when all are plain sentences, in one scan.
 
     What ``_quick_sentence`` and ``_assemble`` make of the same text, sentence by
     sentence, without building a sentence object per statement (a large premise has
-    tens of thousands).  ``names`` are the head's, none of them a grammar keyword.
+    tens of thousands).  The text is cut at each full stop; what a sentence says
+    under the head is read once (``_read_sentence``) and remembered by its text,
+    since the same sentences recur across a dataset's premises, and so are the spans
+    of one-line premises.  ``names`` are the head's, none of them a grammar keyword.
     Anything else — a sentence of another shape, an unknown or repeated name,
     "However," out of place, text left over — returns None, and the
     sentence-by-sentence path decides.
     """
-    pos = _Positions(text)
-    single_line = not pos.newlines
-    masks: dict[str, int] = {}
-    pairs: dict[tuple[str, str], tuple[int, int, int, int]] = {}  # ``head.pair``'s answers
+    single_line = "\n" not in text
+    pos = None if single_line else _Positions(text)
+    said: dict[str, _Said | bool] = _store(_SAID, head.names)
+    spans: dict[tuple[int, int], Span] = _store(_SPANS, None) if single_line else {}
     correlations: list[Correlation] = []
     independences: list[Independence] = []
-    match = _BULK.match
+    find = text.find
     pace = Pace()
-    try:
-        while True:
-            pace.step()
-            m = match(text, position)
-            if m is None:
-                break
-            position = m.end()
-            however, first, corr, second_corr, second_marginal, second_cond, listed = m.groups()
-            if corr:
-                if however or independences:
-                    return None
-                second = second_corr
-            elif bool(however) != (bool(correlations) and not independences):
+    while True:
+        pace.step()
+        end = find(".", position) + 1
+        if not end:
+            break
+        sentence = text[position:end]
+        found = said.get(sentence)
+        if found is None:
+            found = said[sentence] = _read_sentence(sentence, head) or False
+        if found is False:
+            return None
+        corr, however, x, y, given, at = found  # type: ignore[misc]
+        if corr:
+            if however or independences:
                 return None
-            else:
-                second = second_marginal or second_cond
-            found_pair = pairs.get((first, second))
-            if found_pair is None:
-                found_pair = pairs[first, second] = head.pair(first, second)
-            a, b, x, y = found_pair
-            start = m.start(2)
-            line, column = (1, start + 1) if single_line else pos.at(start)
-            span = Span(start, position, line, column)
-            if corr:
-                correlations.append(Correlation(x, y, span))
-                continue
-            given = 0
-            if listed is not None:
-                found = masks.get(listed)
-                if found is None:
-                    given_names = _given_names(listed)
-                    if given_names is None:
-                        return None
-                    found = masks[listed] = head.given(given_names, -1, -1)
-                if found >> a & 1 or found >> b & 1:
-                    return None  # a related variable in its own conditioning set
-                given = found
+        elif however != (bool(correlations) and not independences):
+            return None
+        start = position + at
+        position = end
+        if pos is None:
+            span = spans.get((start, end))
+            if span is None:
+                span = spans[start, end] = Span(start, end, 1, start + 1)
+        else:
+            span = Span(start, end, *pos.at(start))
+        if corr:
+            correlations.append(Correlation(x, y, span))
+        else:
             independences.append(Independence(x, y, given, span))
-    except SemanticError:
-        return None
     if text[position:].strip(" \t\f\r\n"):
         return None
     return correlations, independences

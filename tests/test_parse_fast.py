@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from causal_oracle.oracle.memo import Memory, using
 from causal_oracle.parser import parse_premise
 from causal_oracle.parser.corr2cause_fast import _quick_sentence, _sentence
 from causal_oracle.parser.corr2cause_grammar import parse_with
@@ -127,3 +128,20 @@ def test_premise_fast_paths_equal_the_grammar_on_mutated_premises(seed: int) -> 
         text = _mutated(rng, text, WORDS + names)
     assert _outcome(parse_premise, text) == _outcome(
         lambda t: parse_with(t, "premise", "premise"), text)
+
+
+def test_sentences_remembered_across_premises_give_the_grammars_premise() -> None:
+    """In a service's memory the statement reader remembers what each sentence says
+    under a head's names, and the spans of one-line premises, across premises: the
+    premises stay exactly the grammar's (statements, spans, lines and columns) when
+    earlier premises had other names, other positions, newlines or broken sentences."""
+    rng = random.Random(11)
+    grammar = lambda t: parse_with(t, "premise", "premise")  # noqa: E731
+    with using(Memory(64)):
+        for _ in range(300):
+            names = rng.sample(["A", "B", "C", "Dx", "e_1"], rng.randint(2, 5))
+            sep = rng.choice([" ", " ", "  ", "\n", " \n "])
+            text = rng.choice(["", "", " "]) + _random_premise(rng, names, sep)
+            if rng.random() < 0.3:
+                text = _mutated(rng, text, WORDS + names)
+            assert _outcome(parse_premise, text) == _outcome(grammar, text)

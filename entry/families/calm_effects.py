@@ -290,7 +290,7 @@ def _unnumbered(q: EffectQuestion) -> str:
     (value 0 here is the word the text gives first, CaLM's own numbering is another), so
     "P(C=0|B=1)" may mean either word."""
     named = next(((q.names[v], pair) for v, pair in enumerate(q.values)
-                  if len(pair) == 2 and all(pair)), None)
+                  if len(pair) == 2 and all(pair) and "?" not in pair), None)
     example = f" (e.g. {named[0]}: {named[1][0]}/{named[1][1]})" if named else ""
     return (f"the item names its variables' values only in words{example}, never which "
             "is 0 or 1")

@@ -117,12 +117,13 @@ def listed_extensions(n: int, directed: Iterable[tuple[int, int]],
         """Place edges i…; False once ``most`` members are found."""
         checkpoint()
         if i == last:
+            dag = Dag(n, tuple(parents))
             if plain:
                 edges = fixed + placed
                 edges.sort()
             else:
-                edges = sorted(_edges_of(parents))
-            found.append((tuple(edges), Dag(n, tuple(parents))))
+                edges = dag.edges()  # read off the parent masks, sorted
+            found.append((tuple(edges), dag))
             return len(found) < most
         a, b = todo[i]
         for tail, head in ((a, b), (b, a)):
@@ -145,14 +146,3 @@ def listed_extensions(n: int, directed: Iterable[tuple[int, int]],
         place(0)
     found.sort(key=itemgetter(0))
     return found
-
-
-def _edges_of(parents: list[int]) -> list[tuple[int, int]]:
-    """The edges ``(tail, head)`` of parent masks."""
-    out = []
-    for head, mask in enumerate(parents):
-        while mask:
-            low = mask & -mask
-            out.append((low.bit_length() - 1, head))
-            mask ^= low
-    return out

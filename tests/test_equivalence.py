@@ -13,6 +13,7 @@ from causal_oracle.oracle.bruteforce import all_dags, consistent_dags
 from causal_oracle.oracle.check_graphs import markov_class
 from causal_oracle.oracle.dsep import d_separated, independence_set
 from causal_oracle.oracle.equivalence import analyse, class_cpdag
+from causal_oracle.oracle.extensions import listed_extensions
 from causal_oracle.oracle.graph import Dag
 from causal_oracle.oracle.meek import orient
 from causal_oracle.oracle.sat_encoding import enumerate_members
@@ -174,3 +175,16 @@ def test_inconsistent_upstream_premises_name_the_statement() -> None:
         if conflict.kind == "unexplained_independence":
             assert conflict.statement is not None and conflict.path
     assert found >= 1
+
+
+def test_listed_members_carry_their_own_sorted_edges() -> None:
+    # Each listed member's edge list is its parent masks' edges, sorted — built from the
+    # orientations placed on a well-formed graph, read off the masks on a malformed one
+    # (an edge both directed and undirected).
+    cases = [([], [(0, 1), (1, 2), (0, 2)]), ([(0, 1)], [(1, 2)]),
+             ([(0, 1)], [(0, 1), (1, 2)]), ([(0, 2), (1, 2)], [(2, 3)])]
+    for directed, undirected in cases:
+        listed = listed_extensions(4, directed, undirected, 50)
+        assert listed
+        for edges, dag in listed:
+            assert list(edges) == dag.edges()

@@ -39,7 +39,13 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from causal_oracle.clients.remote_batch import batch_request, in_order, outcomes
+from causal_oracle.clients.remote_batch import (
+    batch_bytes,
+    batch_request,
+    in_order,
+    outcomes,
+    raw_verify_batch,
+)
 from causal_oracle.clients.remote_codec import (
     DeadlineExceeded,
     RemoteError,
@@ -142,6 +148,7 @@ class OracleClient:
         else:
             self._channel = grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
         self._stub = pb_grpc.OracleStub(self._channel)
+        self._verify_batch = raw_verify_batch(self._channel)  # takes ``batch_bytes``
         self._health = health_pb2_grpc.HealthStub(self._channel)
 
     def close(self) -> None:
@@ -207,8 +214,8 @@ class OracleClient:
         as its exception (``ParseError``, ``BudgetExceeded``, …).  A premise that several
         requests share is sent once (``batch_request``; ``group=False``: not, for a
         server from before ``VerifyGroup``)."""
-        batch, order = batch_request(requests, group)
-        response = self._call(self._stub.VerifyBatch, batch, timeout)
+        batch, order = batch_bytes(requests, group)
+        response = self._call(self._verify_batch, batch, timeout)
         return in_order(outcomes(response.items), order, self.target)
 
     def answer_batch(self, requests: Iterable[pb.AnswerRequest], *,
@@ -314,6 +321,7 @@ class AsyncOracleClient:
         else:
             self._channel = grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
         self._stub = pb_grpc.OracleStub(self._channel)
+        self._verify_batch = raw_verify_batch(self._channel)  # takes ``batch_bytes``
         self._health = health_pb2_grpc.HealthStub(self._channel)
 
     async def close(self) -> None:
@@ -360,8 +368,8 @@ class AsyncOracleClient:
                            ) -> list[pb.VerifyResponse | Exception]:
         """As ``OracleClient.verify_batch``: one ``VerifyBatch`` call, a premise shared by
         several requests sent once (``batch_request``), results in request order."""
-        batch, order = batch_request(requests, group)
-        response = await self._call(self._stub.VerifyBatch, batch, timeout)
+        batch, order = batch_bytes(requests, group)
+        response = await self._call(self._verify_batch, batch, timeout)
         return in_order(outcomes(response.items), order, self.target)
 
     async def health(self, service: str = "", *, timeout: float | None = 5.0) -> str:

@@ -28,7 +28,7 @@ from test_server_batch import HYPOTHESES, _requests
 
 from causal_oracle import server
 from causal_oracle.clients.remote import OracleClient, batch_request, make_request
-from causal_oracle.clients.remote_batch import REQUEST_FIELDS
+from causal_oracle.clients.remote_batch import batch_bytes
 from causal_oracle.proto import pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2_grpc as pb_grpc
@@ -184,7 +184,6 @@ def test_a_grouped_item_and_the_same_item_alone_share_a_cache_entry(
 
 
 def test_batch_request_carries_every_field_of_each_request() -> None:
-    assert tuple(pb.VerifyRequest.DESCRIPTOR.fields_by_name) == REQUEST_FIELDS
     premise = premise_text(3)
     requests = [make_request(premise, "A directly causes B.", certificate="none"),
                 make_request(premise, "B directly causes C.", model_answer="Yes",
@@ -205,6 +204,23 @@ def test_batch_request_carries_every_field_of_each_request() -> None:
     assert [sent[order.index(k)] for k in range(len(requests))] == requests
     assert sent[len(batch.items) + 2].HasField("model_answer")  # set to "" is kept
     assert order[:len(batch.items)] == [3, 4, 5]
+    data, same_order = batch_bytes(requests)  # what the clients send: the same message
+    assert data == batch.SerializeToString() and same_order == order
+
+
+def test_a_grouped_item_keeps_fields_this_client_does_not_know() -> None:
+    """A grouped item is its request's bytes without the premise field, so a field
+    added to the protocol after this client was written still reaches the server."""
+    premise = premise_text(3)
+    unknown = b"\xfa\x01\x03new"  # field 31, length-delimited: no such field today
+    requests = [pb.VerifyRequest.FromString(
+        make_request(premise, h, certificate="none").SerializeToString() + unknown)
+        for h in HYPOTHESES[:3]]
+    data, order = batch_bytes(requests)
+    (group,) = pb.VerifyBatchRequest.FromString(data).groups
+    assert group.premise == premise and order == [0, 1, 2]
+    assert all(item.SerializeToString().endswith(unknown) and not item.premise
+               for item in group.items)
 
 
 def _stream(stub: pb_grpc.OracleStub, messages: list[pb.VerifyStreamRequest]

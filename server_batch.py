@@ -205,14 +205,18 @@ def _bulk_keys(items: Items) -> list[tuple[str, Profile, str, bool] | None]:
                 out.append(None)
                 continue
             found = fields[_HYPOTHESIS], fields.get(_OPTIONS, b"")
-        hypothesis = _text(found[0])
-        chosen = settings.get(found[1], _UNSET)
+        hypothesis, options = found
+        chosen = settings.get(options, _UNSET)
         if chosen is _UNSET:
-            chosen = settings[found[1]] = _options(found[1])
-        if hypothesis is None or chosen is None:
+            chosen = settings[options] = _options(options)
+        try:
+            text = hypothesis.decode("utf-8")
+        except UnicodeDecodeError:  # protobuf rejects it too: the per-item path says so
+            chosen = None
+        if chosen is None:
             out.append(None)
         else:
-            out.append((premise, chosen[0], hypothesis, chosen[1]))  # type: ignore[index]
+            out.append((premise, chosen[0], text, chosen[1]))
     return out
 
 

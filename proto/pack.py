@@ -347,25 +347,34 @@ class BulkPacker:
     certificate, ``summary_certificate``) serialised by protobuf.  The parts that
     belong to the premise (variables, CPDAG, class size) are written once per
     premise and reused while the results share them; so are the fields before the
-    reason (a premise's items have few distinct verdicts) and the certificates
-    (one per verdict, profile and hypothesis shape)."""
+    reason (a premise's items have few distinct verdicts), each reason (items of a
+    premise share them: every contradicted one has the same), the fields after the
+    reason per relation kind, and the certificates (one per verdict, profile and
+    hypothesis shape)."""
 
     def __init__(self) -> None:
-        self._key: tuple[object, object, int, object] | None = None
+        #: the premise's parts are for these: variables, CPDAG, class size, profile
+        self._variables_of: object = None
+        self._cpdag_of: object = None
+        self._size_of = -1
+        self._profile_of: object = None
         self._variables = self._exact = self._cpdag = self._size = b""
         self._profiles: dict[str, bytes] = {}
         self._labels: dict[tuple[str, int | None], bytes] = {}
-        #: by the kind's ``id``: enum members are singletons, and an enum's hash is
-        #: Python code (a tenth of a packed item's time)
-        self._kinds: dict[int, bytes] = {}
+        #: the fields after the reason (variables, hypothesis_kind, class_size_exact) by
+        #: the kind's ``id``: enum members are singletons, and an enum's hash is Python
+        #: code (a tenth of a packed item's time)
+        self._tails: dict[int, bytes] = {}
         self._heads: dict[tuple[object, ...], bytes] = {}
+        self._reasons: dict[str, bytes] = {}
         self._certificates: dict[tuple[object, ...], bytes] = {}
 
     def _premise(self, variables: Sequence[str], cpdag: tuple[Sequence[Sequence[str]],
                  Sequence[Sequence[str]]], size: int, profile: object) -> None:
-        """The parts of a premise's class under one profile (the cached heads and
-        certificates hold both)."""
-        self._key = (variables, cpdag, size, profile)
+        """The parts of a premise's class under one profile (the cached heads, tails
+        and certificates hold them)."""
+        self._variables_of, self._cpdag_of = variables, cpdag
+        self._size_of, self._profile_of = size, profile
         self._variables = b"".join(_text(b"\x6a", v) if v else b"\x6a\x00" for v in variables)
         exact = str(size)
         self._exact = _text(b"\x92\x01", exact)  # VerifyResponse.class_size_exact = 18
@@ -373,6 +382,8 @@ class BulkPacker:
         self._cpdag = (_edge_fields(b"\x3a", cpdag[0]) + _edge_fields(b"\x42", cpdag[1])
                        + _text(b"\x62", exact))  # Certificate fields 7, 8, 12
         self._heads.clear()  # they hold the class size
+        self._tails.clear()  # they hold the variables
+        self._reasons.clear()  # a premise's own (and so bounded by its items)
         self._certificates.clear()  # they hold the CPDAG
 
     def _profile(self, name: str) -> bytes:
@@ -391,7 +402,7 @@ class BulkPacker:
             found = self._labels[(name, label)] = _nested(b"\x32", body)
         return found
 
-    def _head(self, r: Any, labels: tuple[tuple[str, int | None], ...]) -> bytes:
+    def _head(self, r: Any) -> bytes:
         """Fields 1–8 (label … certificate_checked) of a result's response."""
         v = r.verdict
         profile = self._profile(r.profile.value)
@@ -401,7 +412,7 @@ class BulkPacker:
         parts.append(b"\x20" + _signed(v.holds_in))
         if v.ambiguous:
             parts.append(b"\x28\x01")
-        parts.extend(self._label(name, label) for name, label in labels)
+        parts.extend(self._label(name, label) for name, label in r.labels)
         if profile:
             parts.append(b"\x38" + profile)
         parts.append(b"\x40\x01")  # certificate_checked: the bulk path checks every one
@@ -425,27 +436,28 @@ class BulkPacker:
     def pack(self, r: Any, with_certificate: bool) -> bytes:
         """One result's serialised response (``r``: a ``FastResult``)."""
         v = r.verdict
-        key = self._key
-        if (key is None or key[0] is not r.variables or key[1] is not r.cpdag
-                or key[2] != v.class_size or key[3] is not r.profile):
+        if (r.variables is not self._variables_of or r.cpdag is not self._cpdag_of
+                or v.class_size != self._size_of or r.profile is not self._profile_of):
             self._premise(r.variables, r.cpdag, v.class_size, r.profile)
-        labels = tuple(r.labels_by_profile.items())
-        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, labels)  # one profile
+        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, r.labels)  # one profile
         head = self._heads.get(head_key)
         if head is None:
-            head = self._heads[head_key] = self._head(r, labels)
-        kind = self._kinds.get(id(v.kind))
-        if kind is None:
-            kind = self._kinds[id(v.kind)] = _text(b"\x72", v.kind.value)
-        reason = r.reason.encode("utf-8")
-        reason = b"\x4a" + _v(len(reason)) + reason if reason else b""
+            head = self._heads[head_key] = self._head(r)
+        reason = self._reasons.get(r.reason)
+        if reason is None:
+            data = r.reason.encode("utf-8")
+            reason = self._reasons[r.reason] = b"\x4a" + _v(len(data)) + data if data else b""
+        tail = self._tails.get(id(v.kind))
+        if tail is None:
+            tail = self._tails[id(v.kind)] = (self._variables + _text(b"\x72", v.kind.value)
+                                             + self._exact)
         if not with_certificate:
-            return b"".join((head, reason, self._variables, kind, self._exact))
+            return b"".join((head, reason, tail))
         cert_key = (v.relation, id(v.kind), id(r.form), r.pair)  # one profile
         cert = self._certificates.get(cert_key)
         if cert is None:
             cert = self._certificates[cert_key] = self._certificate(r)
-        return b"".join((head, reason, cert, self._variables, kind, self._exact))
+        return b"".join((head, reason, cert, tail))
 
 
 def _signed(n: int) -> bytes:

@@ -69,7 +69,7 @@ def test_real_results_match_protobuf(profile: Profile) -> None:
 
 def _made_up() -> FastResult:
     verdict = FastVerdict("neutral", 0, 3, 7, True, RelationKind.DIRECT_CAUSE, 3)
-    return FastResult(verdict, Profile.LOOSE, {"corr2cause": 0, "loose": 1, "strict": None},
+    return FastResult(verdict, Profile.LOOSE, (("corr2cause", 0), ("loose", 1), ("strict", None)),
                       "why", ("A", "Bé", ""), SurfaceForm.DIRECTLY_CAUSES,
                       ("A", ""), ([["A", "Bé"]], [["", "A"]]))
 
@@ -83,7 +83,7 @@ def _made_up() -> FastResult:
     {"verdict": FastVerdict("contradiction", 0, -1, 0, False,
                             RelationKind.INDIRECT_CAUSE, 3)},
     {"profile": Profile.CORR2CAUSE}, {"profile": Profile.STRICT},
-    {"labels_by_profile": {}}, {"pair": ("x" * 200, "y")},
+    {"labels": ()}, {"pair": ("x" * 200, "y")},
 ])
 def test_corners_match_protobuf(change: dict[str, object]) -> None:
     r = _made_up()._replace(**change)  # type: ignore[arg-type]

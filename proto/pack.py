@@ -361,6 +361,8 @@ class BulkPacker:
         self._variables = self._exact = self._cpdag = self._size = b""
         self._profiles: dict[str, bytes] = {}
         self._labels: dict[tuple[str, int | None], bytes] = {}
+        #: every profile's label field, by the result's (profile, label) pairs
+        self._label_lists: dict[tuple[tuple[str, int | None], ...], bytes] = {}
         #: the fields after the reason (variables, hypothesis_kind, class_size_exact) by
         #: the kind's ``id``: enum members are singletons, and an enum's hash is Python
         #: code (a tenth of a packed item's time)
@@ -379,8 +381,7 @@ class BulkPacker:
         exact = str(size)
         self._exact = _text(b"\x92\x01", exact)  # VerifyResponse.class_size_exact = 18
         self._size = _v(_saturated(size))
-        self._cpdag = (_edge_fields(b"\x3a", cpdag[0]) + _edge_fields(b"\x42", cpdag[1])
-                       + _text(b"\x62", exact))  # Certificate fields 7, 8, 12
+        self._cpdag = b""  # written with the first certificate (``_certificate``)
         self._heads.clear()  # they hold the class size
         self._tails.clear()  # they hold the variables
         self._reasons.clear()  # a premise's own (and so bounded by its items)
@@ -412,7 +413,11 @@ class BulkPacker:
         parts.append(b"\x20" + _signed(v.holds_in))
         if v.ambiguous:
             parts.append(b"\x28\x01")
-        parts.extend(self._label(name, label) for name, label in r.labels)
+        labels = self._label_lists.get(r.labels)
+        if labels is None:
+            labels = self._label_lists[r.labels] = b"".join(
+                [self._label(name, label) for name, label in r.labels])
+        parts.append(labels)
         if profile:
             parts.append(b"\x38" + profile)
         parts.append(b"\x40\x01")  # certificate_checked: the bulk path checks every one
@@ -430,30 +435,35 @@ class BulkPacker:
         cert.extend(_text(b"\x2a", name) if name else b"\x2a\x00" for name in r.pair)
         if self._size != b"\x00":
             cert.append(b"\x30" + self._size)
+        if not self._cpdag:  # Certificate fields 7, 8, 12
+            cpdag, exact = r.cpdag, str(v.class_size)
+            self._cpdag = (_edge_fields(b"\x3a", cpdag[0]) + _edge_fields(b"\x42", cpdag[1])
+                           + _text(b"\x62", exact))
         cert.append(self._cpdag)
         return _nested(b"\x62", b"".join(cert))
 
     def pack(self, r: Any, with_certificate: bool) -> bytes:
         """One result's serialised response (``r``: a ``FastResult``)."""
-        v = r.verdict
-        if (r.variables is not self._variables_of or r.cpdag is not self._cpdag_of
-                or v.class_size != self._size_of or r.profile is not self._profile_of):
-            self._premise(r.variables, r.cpdag, v.class_size, r.profile)
-        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, r.labels)  # one profile
+        v, profile, labels, why, variables, _, pair, cpdag = r  # (unpacked: fewer look-ups)
+        relation, label, holds_in, size, ambiguous, kind, _ = v
+        if (variables is not self._variables_of or cpdag is not self._cpdag_of
+                or size != self._size_of or profile is not self._profile_of):
+            self._premise(variables, cpdag, size, profile)
+        head_key = (relation, label, holds_in, ambiguous, labels)  # one profile
         head = self._heads.get(head_key)
         if head is None:
             head = self._heads[head_key] = self._head(r)
-        reason = self._reasons.get(r.reason)
+        reason = self._reasons.get(why)
         if reason is None:
-            data = r.reason.encode("utf-8")
-            reason = self._reasons[r.reason] = b"\x4a" + _v(len(data)) + data if data else b""
-        tail = self._tails.get(id(v.kind))
+            data = why.encode("utf-8")
+            reason = self._reasons[why] = b"\x4a" + _v(len(data)) + data if data else b""
+        tail = self._tails.get(id(kind))
         if tail is None:
-            tail = self._tails[id(v.kind)] = (self._variables + _text(b"\x72", v.kind.value)
-                                             + self._exact)
+            tail = self._tails[id(kind)] = (self._variables + _text(b"\x72", kind.value)
+                                           + self._exact)
         if not with_certificate:
             return b"".join((head, reason, tail))
-        cert_key = (v.relation, id(v.kind), id(r.form), r.pair)  # one profile
+        cert_key = (relation, id(kind), id(r.form), pair)  # one profile
         cert = self._certificates.get(cert_key)
         if cert is None:
             cert = self._certificates[cert_key] = self._certificate(r)

@@ -46,6 +46,9 @@ assert len(_MEMBER_NAMES) == 3  # ``_labels`` reads the three readings of a plan
 _LABELS = tuple((tuple(zip(_MEMBER_NAMES, (code >> 2 & 1, code >> 1 & 1, code & 1),
                            strict=True)), 0 < code < 7) for code in range(8))
 _OUTCOMES = (Outcome.ENTAILMENT, Outcome.NEUTRAL, Outcome.CONTRADICTION)
+#: makes a verdict or result from its fields' tuple: what a NamedTuple's own ``__new__``
+#: calls, without its Python frame (a tenth of an item's look-up)
+_new = tuple.__new__
 
 
 @cache
@@ -126,6 +129,8 @@ class Plan(NamedTuple):
     form: SurfaceForm
     #: the reading's ordinal under each member profile (``Profile`` order, no ``compelled``)
     by_profile: tuple[int, ...]
+    #: (first, second)
+    pair: tuple[str, str]
 
 
 _NO_PLAN = object()
@@ -212,20 +217,19 @@ def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Pro
                 plan = _plan(service, text, profile)
                 if plan is None:
                     continue
-            p, q = index.get(plan.first), index.get(plan.second)
+            a, b, kind, o, _, checker, _, form, (first, second, third), pair = plan
+            p, q = index.get(a), index.get(b)
             if p is None or q is None or p == q:
                 continue
-            o = plan.reading
             holds_in = counts[o][p][q]
-            if checks[plan.checker][p][q] != holds_in:
+            if checks[checker][p][q] != holds_in:
                 continue
-            first, second, third = plan.by_profile  # the member profiles' readings
             labels, ambiguous = _LABELS[(counts[first][p][q] == size) << 2
                                         | (counts[second][p][q] == size) << 1
                                         | (counts[third][p][q] == size)]
             relation = entailment if holds_in == size else neutral if holds_in else contradiction
-            verdict = FastVerdict(relation, int(relation is entailment), holds_in, size,
-                                  ambiguous, plan.kind, n)
+            verdict = _new(FastVerdict, (relation, int(relation is entailment), holds_in, size,
+                                         ambiguous, kind, n))
             if not full:
                 out[i] = verdict
                 continue
@@ -233,8 +237,8 @@ def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Pro
             reason = reasons.get(key)
             if reason is None:
                 reason = reasons[key] = _reason(prem, tables, relation, o, p, q, holds_in)
-            out[i] = FastResult(verdict, profile, labels, reason, variables, plan.form,
-                                (plan.first, plan.second), cpdag)
+            out[i] = _new(FastResult, (verdict, profile, labels, reason, variables, form, pair,
+                                       cpdag))
     return out
 
 
@@ -357,7 +361,8 @@ def _plan(service: Host, text: str, profile: Profile) -> Plan | None:
         plan = Plan(hyp.first, hyp.second, kind, ORDINAL[reading(kind, form, profile)],
                      tuple(sorted(ORDINAL[r] for r in _readings(kind, form))),
                      relation_name(kind.value, form.value, profile.value), profile, form,
-                     tuple(ORDINAL[reading(kind, form, m)] for m in _MEMBER_PROFILES))
+                     tuple(ORDINAL[reading(kind, form, m)] for m in _MEMBER_PROFILES),
+                     (hyp.first, hyp.second))
     if len(plans) >= service.caches.size:
         plans.clear()
     if plan is not None:  # unreadable texts are asked again (``hypothesis_of`` caches)

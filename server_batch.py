@@ -41,7 +41,7 @@ from typing import Any
 
 from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, Profile, budget
-from causal_oracle.proto import pack
+from causal_oracle.proto import bulk_pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.wire import read_varint
 
@@ -276,7 +276,7 @@ def _run(service: svc.Service, premise: str, profile: Profile, hypotheses: list[
         return [error] * len(hypotheses)
     except Exception:  # memory, recursion, a bug: each item's own path reports it
         return [None] * len(hypotheses)
-    packer = pack.BulkPacker()  # the premise's parts serialised once, not per item
+    packer = bulk_pack.BulkPacker()  # the premise's parts serialised once, not per item
     return [None if r is None else (True, packer.pack(r, summary))
             for r, summary in zip(results, summaries, strict=True)]
 

@@ -16,6 +16,13 @@ with what a Verify response shows besides (the label under every profile, read o
 the same table, and the one-line reason, with a witness found in one member), so
 that a batch of a premise's items costs one class derivation and a look-up per item
 and answers exactly what ``Service.verify`` would.
+
+Both are one pass over the items (``_labels``).  The tables are read as plain lists
+kept with them (``Lookups``: each count table fetched once, not per item), the labels
+under the three member profiles are three look-ups that index a table of the eight
+possible answers (``_LABELS``: the (profile, label) pairs and ``ambiguous``), and a
+reason is made once per reading and pair of a premise (every contradicted item of a
+premise has the same one).
 """
 
 from __future__ import annotations

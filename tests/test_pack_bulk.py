@@ -67,6 +67,30 @@ def test_real_results_match_protobuf(profile: Profile) -> None:
     assert checked > 1000
 
 
+def test_results_are_verifys_on_first_and_later_calls() -> None:
+    """A result's ``summary()`` and ``certificate()`` are ``Service.verify``'s — on a
+    premise's first call and on a later one, which reads the reasons kept with its
+    tables — under every member profile."""
+    bulk, alone = svc.Service(svc.Limits()), svc.Service(svc.Limits())
+    compared = 0
+    for premise in _premises("n5_sample", 4) + _premises("n6_sample", 4):
+        names = list(bulk.pairs().premise_of(premise.strip()).variables)
+        hypotheses = [t.format(p=p, q=q) for p in names for q in names if p != q
+                      for t in TEMPLATES]
+        for profile in (Profile.CORR2CAUSE, Profile.LOOSE, Profile.STRICT):
+            first = bulk.pairs().verify_fast_many(premise, hypotheses, profile)
+            assert bulk.pairs().verify_fast_many(premise, hypotheses, profile) == first
+            for hypothesis, r in zip(hypotheses, first, strict=True):
+                if r is None:
+                    continue
+                full = alone.verify(premise, hypothesis, profile)
+                assert r.summary() == full.summary()
+                data = full.verdict.certificate.to_json(full.premise.variables)
+                assert r.certificate() == {k: data[k] for k in r.certificate()}
+                compared += 1
+    assert compared > 1000
+
+
 def _made_up() -> FastResult:
     verdict = FastVerdict("neutral", 0, 3, 7, True, RelationKind.DIRECT_CAUSE, 3)
     return FastResult(verdict, Profile.LOOSE, (("corr2cause", 0), ("loose", 1), ("strict", None)),

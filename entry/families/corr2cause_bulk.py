@@ -17,12 +17,10 @@ the same table, and the one-line reason, with a witness found in one member), so
 that a batch of a premise's items costs one class derivation and a look-up per item
 and answers exactly what ``Service.verify`` would.
 
-Both are one pass over the items (``_labels``).  The tables are read as plain lists
-kept with them (``Lookups``: each count table fetched once, not per item), the labels
-under the three member profiles are three look-ups that index a table of the eight
-possible answers (``_LABELS``: the (profile, label) pairs and ``ambiguous``), and a
-reason is made once per reading and pair of a premise (every contradicted item of a
-premise has the same one).
+Both are one pass over the items (``_labels``) reading the tables as plain lists kept
+with them (``Lookups``); the labels under the three member profiles index a table of
+the eight possible answers (``_LABELS``), and a reason is made once per reading and
+pair of a premise (every contradicted item of a premise has the same one).
 """
 
 from __future__ import annotations
@@ -53,8 +51,7 @@ assert len(_MEMBER_NAMES) == 3  # ``_labels`` reads the three readings of a plan
 _LABELS = tuple((tuple(zip(_MEMBER_NAMES, (code >> 2 & 1, code >> 1 & 1, code & 1),
                            strict=True)), 0 < code < 7) for code in range(8))
 _OUTCOMES = (Outcome.ENTAILMENT, Outcome.NEUTRAL, Outcome.CONTRADICTION)
-#: makes a verdict or result from its fields' tuple: what a NamedTuple's own ``__new__``
-#: calls, without its Python frame (a tenth of an item's look-up)
+#: a verdict or result from its fields' tuple (a NamedTuple's ``__new__``, minus its frame)
 _new = tuple.__new__
 
 
@@ -78,18 +75,19 @@ class _Lazy(dict[Any, Any]):
 
 class Lookups:
     """What a premise's items read, as plain lists and strings, each made on first use
-    and kept with the premise's tables: the solver's counts by reading ordinal
-    (``RelationTable.counts_at``), the checker's by relation name
+    and kept with the premise's tables: the solver's counts and truth arrays by reading
+    ordinal (``RelationTable.counts_at``, ``truth``), the checker's by relation name
     (``ClassCheck.counts``), the members as ``dag_text`` writes them, and the reason of
     each (reading ordinal, pair) found (``(o·n + p)·n + q``: the same for every
     hypothesis with that reading of that pair)."""
 
-    __slots__ = ("_edges", "checks", "counts", "none", "reasons", "texts")
+    __slots__ = ("_edges", "checks", "counts", "none", "reasons", "texts", "truths")
 
     def __init__(self, solver: RelationTable, checker: ClassCheck,
                  edges: tuple[tuple[tuple[int, int], ...], ...]) -> None:
         self.counts: dict[int, list[list[int]]] = _Lazy(solver.counts_at)
         self.checks: dict[str, list[list[int]]] = _Lazy(checker.counts)
+        self.truths: dict[int, Any] = _Lazy(lambda o: solver.truth(READINGS[o]))
         self.texts: dict[int, str] = {}
         self.reasons: dict[int, str] = {}
         self.none = ""  # the reason of every contradicted item
@@ -240,10 +238,13 @@ def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Pro
             if not full:
                 out[i] = verdict
                 continue
-            key = (o * n + p) * n + q
-            reason = reasons.get(key)
-            if reason is None:
-                reason = reasons[key] = _reason(prem, tables, relation, o, p, q, holds_in)
+            if relation is contradiction:  # the same reason for every one of a premise
+                reason = look.none or _reason(prem, tables, relation, o, p, q, holds_in)
+            else:
+                key = (o * n + p) * n + q
+                reason = reasons.get(key)
+                if reason is None:
+                    reason = reasons[key] = _reason(prem, tables, relation, o, p, q, holds_in)
             out[i] = _new(FastResult, (verdict, profile, labels, reason, variables, form, pair,
                                        cpdag))
     return out
@@ -338,8 +339,8 @@ def _reason(prem: Premise, tables: ClassTables, relation: Outcome, o: int, p: in
     r = READINGS[o]
     if relation is _OUTCOMES[0]:
         member, shown = 0, (look.text(prem, 0),)
-    else:
-        column = solver.column(r, p, q)
+    else:  # ``solver.column(r, p, q)``: the table is dense and p ≠ q
+        column = look.truths[o][:, p, q].tolist()
         member = column.index(True)
         shown = (look.text(prem, member), look.text(prem, column.index(False)))
     witnessed = witness_reading(solver.members[member], r, p, q)

@@ -41,7 +41,7 @@ from typing import Any
 
 from causal_oracle import entry as svc
 from causal_oracle.entry import BudgetExceeded, Profile, budget
-from causal_oracle.proto import pack
+from causal_oracle.proto import bulk_pack
 from causal_oracle.proto.causal_oracle.v1 import oracle_pb2 as pb
 from causal_oracle.proto.wire import read_varint
 
@@ -179,12 +179,19 @@ def _usual(rest: bytes) -> tuple[bytes, bytes] | None:
     return None
 
 
+#: what the rest of a request (past its premise) gives an item's bulk key: (profile,
+#: hypothesis, with a summary certificate), or None when the bulk path leaves it
+Rest = tuple[Profile, str, bool] | None
+
+
 def _bulk_keys(items: Items) -> list[tuple[str, Profile, str, bool] | None]:
     """Per item, (premise, profile, hypothesis, with a summary certificate) of an item the
-    bulk path may answer, else None.  Each distinct premise and options field is decoded
-    once (a batch repeats them; a run's items share one premise field object)."""
+    bulk path may answer, else None.  Each distinct premise field and rest of a request
+    is read once (a batch asks the same hypotheses of many premises, and a run's items
+    share one premise field object)."""
     texts: dict[bytes, str | None] = {}
     settings: dict[bytes, tuple[Profile, bool] | None] = {}
+    rests: dict[bytes, Rest] = {}
     out: list[tuple[str, Profile, str, bool] | None] = []
     head, premise = b"", None  # the last premise field met, its text
     for at, rest, _ in items:
@@ -197,23 +204,35 @@ def _bulk_keys(items: Items) -> list[tuple[str, Profile, str, bool] | None]:
         if premise is None:
             out.append(None)
             continue
-        found = _usual(rest)
-        if found is None:
-            fields = _fields(rest, {_PREMISE: b""})
-            if (fields is None or _INPUT in fields or _MODEL_ANSWER in fields
-                    or not fields.get(_HYPOTHESIS)):
-                out.append(None)
-                continue
-            found = fields[_HYPOTHESIS], fields.get(_OPTIONS, b"")
-        hypothesis = _text(found[0])
-        chosen = settings.get(found[1], _UNSET)
-        if chosen is _UNSET:
-            chosen = settings[found[1]] = _options(found[1])
-        if hypothesis is None or chosen is None:
+        part = rests.get(rest, _UNSET)
+        if part is _UNSET:
+            part = rests[rest] = _rest(rest, settings)
+        if part is None:
             out.append(None)
         else:
-            out.append((premise, chosen[0], hypothesis, chosen[1]))  # type: ignore[index]
+            profile, hypothesis, summary = part
+            out.append((premise, profile, hypothesis, summary))
     return out
+
+
+def _rest(rest: bytes, settings: dict[bytes, tuple[Profile, bool] | None]) -> Rest:
+    """The part of an item's bulk key the rest of its request gives (``settings``: the
+    options fields read so far)."""
+    found = _usual(rest)
+    if found is None:
+        fields = _fields(rest, {_PREMISE: b""})
+        if (fields is None or _INPUT in fields or _MODEL_ANSWER in fields
+                or not fields.get(_HYPOTHESIS)):
+            return None
+        found = fields[_HYPOTHESIS], fields.get(_OPTIONS, b"")
+    hypothesis, options = found
+    chosen = settings.get(options, _UNSET)
+    if chosen is _UNSET:
+        chosen = settings[options] = _options(options)
+    text = _text(hypothesis)
+    if chosen is None or text is None:
+        return None
+    return chosen[0], text, chosen[1]
 
 
 _UNSET: Any = object()
@@ -272,7 +291,7 @@ def _run(service: svc.Service, premise: str, profile: Profile, hypotheses: list[
         return [error] * len(hypotheses)
     except Exception:  # memory, recursion, a bug: each item's own path reports it
         return [None] * len(hypotheses)
-    packer = pack.BulkPacker()  # the premise's parts serialised once, not per item
+    packer = bulk_pack.BulkPacker()  # the premise's parts serialised once, not per item
     return [None if r is None else (True, packer.pack(r, summary))
             for r, summary in zip(results, summaries, strict=True)]
 

@@ -36,6 +36,9 @@ from causal_oracle.oracle.statements import (
 )
 
 MAX_LISTED_MEMBERS = 12
+#: ``reason_line``'s outcomes as constants (an enum member is an attribute look-up through
+#: the enum's metaclass, ≈ 80 ns in Python 3.11: on the bulk path's per-item line)
+_NEUTRAL, _ENTAILMENT = Outcome.NEUTRAL, Outcome.ENTAILMENT
 
 
 def statement_text(premise: Premise, s: Independence) -> str:
@@ -51,7 +54,8 @@ def dag_text(premise: Premise, dag: Dag | tuple[tuple[int, int], ...]) -> str:
 
 
 def path_text(premise: Premise, path: tuple[int, ...]) -> str:
-    return "→".join(premise.variables[i] for i in path)
+    v = premise.variables
+    return "→".join([v[i] for i in path])
 
 
 def reason_line(premise: Premise, relation: str, class_size: int, holds_in: int | None,
@@ -61,12 +65,12 @@ def reason_line(premise: Premise, relation: str, class_size: int, holds_in: int 
     ``shown[0]`` (for entailment and neutral), ``shown[1]`` a member where it fails
     (neutral).  The one wording of every surface (a verified
     result's ``reason()`` and the bulk path's, ``corr2cause_bulk``)."""
-    if relation == Outcome.NEUTRAL:
+    if relation == _NEUTRAL:
         assert witness is not None
         some = "some" if holds_in is None else holds_in
         return (f"holds in {some} of {class_size} members, e.g. {shown[0]} "
                 f"(via {_witness_text(premise, witness)}), but not in {shown[1]}")
-    if relation == Outcome.ENTAILMENT:
+    if relation == _ENTAILMENT:
         assert witness is not None
         return (f"holds in all {class_size} member(s) of the class, e.g. via "
                 f"{_witness_text(premise, witness)} in {shown[0]}")
@@ -93,7 +97,10 @@ def _relation_words(h: Hypothesis, profile: Profile) -> str:
 
 
 def _witness_text(premise: Premise, w: tuple[tuple[int, ...], ...]) -> str:
-    return " and ".join(path_text(premise, path) for path in w)
+    v = premise.variables
+    if len(w) == 1:
+        return "→".join([v[i] for i in w[0]])
+    return " and ".join(["→".join([v[i] for i in path]) for path in w])
 
 
 def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict,

@@ -190,21 +190,37 @@ def _topological_order(parents: tuple[int, ...]) -> tuple[int, ...] | None:
 
 def directed_path(dag: Dag, source: int, target: int, avoid: int = 0) -> list[int] | None:
     """A shortest directed path ``source → … → target`` whose inner nodes avoid ``avoid``."""
-    kids = dag.children()
-    previous = {source: -1}
+    return path_along(dag.children(), source, target, avoid)
+
+
+def path_along(kids: Sequence[int], source: int, target: int, avoid: int = 0
+               ) -> list[int] | None:
+    """``directed_path`` on child masks: a breadth-first search that takes each level's
+    nodes in the order they were found and each node's children in ascending order, so
+    that a node's predecessor on the path is the first node of the level before that
+    reaches it."""
+    seen = 1 << source
+    blocked = avoid & ~(1 << target)  # the target may be in ``avoid``: it is no inner node
+    previous = [-1] * len(kids)  # each node's predecessor, once found
     frontier = [source]
     while frontier:
-        nxt = []
+        found = []
         for v in frontier:
-            for w in bits(kids[v]):
-                if w in previous or (w != target and avoid >> w & 1):
-                    continue
+            fresh = kids[v] & ~seen & ~blocked
+            if not fresh:
+                continue
+            if fresh >> target & 1:
+                path = [target]
+                while v != -1:
+                    path.append(v)
+                    v = previous[v]
+                return path[::-1]
+            seen |= fresh
+            while fresh:
+                low = fresh & -fresh
+                w = low.bit_length() - 1
                 previous[w] = v
-                if w == target:
-                    path = [w]
-                    while previous[path[-1]] != -1:
-                        path.append(previous[path[-1]])
-                    return path[::-1]
-                nxt.append(w)
-        frontier = nxt
+                found.append(w)
+                fresh ^= low
+        frontier = found
     return None

@@ -9,7 +9,8 @@ is the way back, for clients: an ``AnswerResponse`` as the ``TaskAnswer`` (with 
 carry a ``ReasoningResult.to_json()`` (an ``Answer`` with ``reasoning``) both ways.
 No reasoning happens here: this is the
 one table between names in messages and the entry layer's objects, shared by the
-server's workers and the gRPC client.
+server's workers and the gRPC client (the bulk path writes its responses' bytes
+itself, from the same tables: ``proto.bulk_pack``).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ _PROFILE_VALUES = {name.removeprefix("PROFILE_").lower(): value
                    for name, value in pb.Profile.items()}
 
 
-def _profile_value(name: str) -> int:
+def profile_value(name: str) -> int:
     value = _PROFILE_VALUES.get(name)
     return pb.Profile.Value("PROFILE_" + name.upper()) if value is None else value
 
@@ -96,16 +97,17 @@ def profile_name(value: int) -> str:
     return pb.Profile.Name(value or pb.PROFILE_CORR2CAUSE).removeprefix("PROFILE_").lower()
 
 
-_RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTRAL,
-              "contradiction": pb.RELATION_CONTRADICTION,
-              "inconsistent": pb.RELATION_INCONSISTENT}
+#: a relation's name → its enum value
+RELATIONS = {"entailment": pb.RELATION_ENTAILMENT, "neutral": pb.RELATION_NEUTRAL,
+             "contradiction": pb.RELATION_CONTRADICTION,
+             "inconsistent": pb.RELATION_INCONSISTENT}
 _FORMATS = {value: name for name, value in FORMATS.items() if name not in (None, "none")}
 
 
 INT64_MAX = 2**63 - 1
 
 
-def _saturated(count: int) -> int:
+def saturated(count: int) -> int:
     """``count`` as an int64 field holds it: class sizes grow like n! and pass 2^63 - 1
     for complete premises from 21 variables (the ``_exact`` string fields are exact)."""
     return min(count, INT64_MAX)
@@ -119,10 +121,10 @@ def summary_certificate(data: Mapping[str, Any]) -> pb.Certificate:
     """The summary part of a certificate (no members, witnesses or conflict) from its
     JSON data with names (``Certificate.to_json(variables)``'s keys; the bulk path
     gives the same keys, ``corr2cause_bulk.FastResult.certificate``)."""
-    return pb.Certificate(verdict=_RELATIONS[data["verdict"]],
-                          profile=_profile_value(data["profile"]),
+    return pb.Certificate(verdict=RELATIONS[data["verdict"]],
+                          profile=profile_value(data["profile"]),
                           relation_kind=data["relation"], form=data["form"], pair=data["pair"],
-                          class_size=_saturated(data["class_size"]),
+                          class_size=saturated(data["class_size"]),
                           class_size_exact=str(data["class_size"]),
                           cpdag_directed=_edges(data["cpdag_directed"]),
                           cpdag_undirected=_edges(data["cpdag_undirected"]))
@@ -157,11 +159,11 @@ def verify_response(s: dict[str, Any], profile: str, variables: Sequence[str],
     """A Verify response without explanation, certificate or grade, from a result's
     ``summary()`` (``VerifyResult``'s, or the bulk path's ``FastResult``'s)."""
     response = pb.VerifyResponse(
-        relation=_RELATIONS[s["relation"]], class_size=_saturated(s["class_size"]),
+        relation=RELATIONS[s["relation"]], class_size=saturated(s["class_size"]),
         class_size_exact=str(s["class_size"]),
-        ambiguous=s["ambiguous"], profile=_profile_value(profile),
+        ambiguous=s["ambiguous"], profile=profile_value(profile),
         certificate_checked=s["certificate_checked"], reason=s["reason"],
-        labels_by_profile=[pb.ProfileLabel(profile=_profile_value(p), label=v)
+        labels_by_profile=[pb.ProfileLabel(profile=profile_value(p), label=v)
                            for p, v in s["labels_by_profile"].items()],
         variables=variables, hypothesis_kind=hypothesis_kind)
     if s["label"] is not None:
@@ -294,17 +296,10 @@ def task_answer_of(response: pb.AnswerResponse) -> TaskAnswer:
                       "", graded)
 
 
-# ---- bulk Verify responses, serialised by hand ------------------------------------------------
-#
-# A batch answers a premise's items from one class: the variables, the CPDAG and the class
-# size are the same in every response, and building a ``VerifyResponse`` and a
-# ``Certificate`` object per item only to serialise them cost more than looking the item
-# up.  ``BulkPacker`` writes the bytes protobuf's ``SerializeToString`` writes (fields in
-# number order, proto3 defaults left out, ``optional`` fields written when set): the
-# premise's parts once, then per item only what the item has of its own.
-# ``tests/test_pack_bulk.py`` compares them with protobuf's, byte for byte.
+# ---- protobuf varints (the bulk packer's, ``proto.bulk_pack``, and ``proto.wire``'s) ---------
 
-def _wire_varint(n: int) -> bytes:
+def wire_varint(n: int) -> bytes:
+    """A non-negative int (or a negative one plus 2^64) as a protobuf varint."""
     out = bytearray()
     while n > 0x7F:
         out.append(n & 0x7F | 0x80)
@@ -313,141 +308,10 @@ def _wire_varint(n: int) -> bytes:
     return bytes(out)
 
 
-_VARINTS = [_wire_varint(n) for n in range(1 << 14)]  # every one- and two-byte varint
+_VARINTS = [wire_varint(n) for n in range(1 << 14)]  # every one- and two-byte varint
 
 
 def varint(n: int) -> bytes:
     """A non-negative int as a protobuf varint (class sizes, lengths, enum values; a table
     look-up below 2^14: most lengths)."""
-    return _VARINTS[n] if 0 <= n < 16384 else _wire_varint(n)
-
-
-_v = varint  # the packers' many call sites
-
-
-def _text(tag: bytes, value: str) -> bytes:
-    """A string field (tag included); empty: left out, as proto3 leaves it."""
-    if not value:
-        return b""
-    data = value.encode("utf-8")
-    return tag + _v(len(data)) + data
-
-
-def _nested(tag: bytes, data: bytes) -> bytes:
-    return tag + _v(len(data)) + data
-
-
-def _edge_fields(tag: bytes, pairs: Sequence[Sequence[str]]) -> bytes:
-    return b"".join(_nested(tag, _text(b"\x0a", a) + _text(b"\x12", b)) for a, b in pairs)
-
-
-class BulkPacker:
-    """Serialised ``VerifyResponse`` bytes of the bulk path's results
-    (``corr2cause_bulk.FastResult``), equal to ``verify_response`` (plus, with a summary
-    certificate, ``summary_certificate``) serialised by protobuf.  The parts that
-    belong to the premise (variables, CPDAG, class size) are written once per
-    premise and reused while the results share them; so are the fields before the
-    reason (a premise's items have few distinct verdicts) and the certificates
-    (one per verdict, profile and hypothesis shape)."""
-
-    def __init__(self) -> None:
-        self._key: tuple[object, object, int, object] | None = None
-        self._variables = self._exact = self._cpdag = self._size = b""
-        self._profiles: dict[str, bytes] = {}
-        self._labels: dict[tuple[str, int | None], bytes] = {}
-        #: by the kind's ``id``: enum members are singletons, and an enum's hash is
-        #: Python code (a tenth of a packed item's time)
-        self._kinds: dict[int, bytes] = {}
-        self._heads: dict[tuple[object, ...], bytes] = {}
-        self._certificates: dict[tuple[object, ...], bytes] = {}
-
-    def _premise(self, variables: Sequence[str], cpdag: tuple[Sequence[Sequence[str]],
-                 Sequence[Sequence[str]]], size: int, profile: object) -> None:
-        """The parts of a premise's class under one profile (the cached heads and
-        certificates hold both)."""
-        self._key = (variables, cpdag, size, profile)
-        self._variables = b"".join(_text(b"\x6a", v) if v else b"\x6a\x00" for v in variables)
-        exact = str(size)
-        self._exact = _text(b"\x92\x01", exact)  # VerifyResponse.class_size_exact = 18
-        self._size = _v(_saturated(size))
-        self._cpdag = (_edge_fields(b"\x3a", cpdag[0]) + _edge_fields(b"\x42", cpdag[1])
-                       + _text(b"\x62", exact))  # Certificate fields 7, 8, 12
-        self._heads.clear()  # they hold the class size
-        self._certificates.clear()  # they hold the CPDAG
-
-    def _profile(self, name: str) -> bytes:
-        found = self._profiles.get(name)
-        if found is None:
-            value = _profile_value(name)
-            found = self._profiles[name] = _v(value) if value else b""
-        return found
-
-    def _label(self, name: str, label: int | None) -> bytes:
-        found = self._labels.get((name, label))
-        if found is None:  # ProfileLabel: profile = 1, optional label = 2
-            profile = self._profile(name)
-            body = (b"\x08" + profile if profile else b"") + (
-                b"" if label is None else b"\x10" + _signed(label))
-            found = self._labels[(name, label)] = _nested(b"\x32", body)
-        return found
-
-    def _head(self, r: Any, labels: tuple[tuple[str, int | None], ...]) -> bytes:
-        """Fields 1–8 (label … certificate_checked) of a result's response."""
-        v = r.verdict
-        profile = self._profile(r.profile.value)
-        parts = [b"\x08" + _signed(v.label), b"\x10" + _v(_RELATIONS[v.relation])]
-        if self._size != b"\x00":
-            parts.append(b"\x18" + self._size)
-        parts.append(b"\x20" + _signed(v.holds_in))
-        if v.ambiguous:
-            parts.append(b"\x28\x01")
-        parts.extend(self._label(name, label) for name, label in labels)
-        if profile:
-            parts.append(b"\x38" + profile)
-        parts.append(b"\x40\x01")  # certificate_checked: the bulk path checks every one
-        return b"".join(parts)
-
-    def _certificate(self, r: Any) -> bytes:
-        """The summary certificate (field 12) of a result's response."""
-        v = r.verdict
-        profile = self._profile(r.profile.value)
-        cert = [b"\x08" + _v(_RELATIONS[v.relation])]
-        if profile:
-            cert.append(b"\x10" + profile)
-        cert.append(_text(b"\x1a", v.kind.value))
-        cert.append(_text(b"\x22", r.form.value))
-        cert.extend(_text(b"\x2a", name) if name else b"\x2a\x00" for name in r.pair)
-        if self._size != b"\x00":
-            cert.append(b"\x30" + self._size)
-        cert.append(self._cpdag)
-        return _nested(b"\x62", b"".join(cert))
-
-    def pack(self, r: Any, with_certificate: bool) -> bytes:
-        """One result's serialised response (``r``: a ``FastResult``)."""
-        v = r.verdict
-        key = self._key
-        if (key is None or key[0] is not r.variables or key[1] is not r.cpdag
-                or key[2] != v.class_size or key[3] is not r.profile):
-            self._premise(r.variables, r.cpdag, v.class_size, r.profile)
-        labels = tuple(r.labels_by_profile.items())
-        head_key = (v.relation, v.label, v.holds_in, v.ambiguous, labels)  # one profile
-        head = self._heads.get(head_key)
-        if head is None:
-            head = self._heads[head_key] = self._head(r, labels)
-        kind = self._kinds.get(id(v.kind))
-        if kind is None:
-            kind = self._kinds[id(v.kind)] = _text(b"\x72", v.kind.value)
-        reason = r.reason.encode("utf-8")
-        reason = b"\x4a" + _v(len(reason)) + reason if reason else b""
-        if not with_certificate:
-            return b"".join((head, reason, self._variables, kind, self._exact))
-        cert_key = (v.relation, id(v.kind), id(r.form), r.pair)  # one profile
-        cert = self._certificates.get(cert_key)
-        if cert is None:
-            cert = self._certificates[cert_key] = self._certificate(r)
-        return b"".join((head, reason, cert, self._variables, kind, self._exact))
-
-
-def _signed(n: int) -> bytes:
-    """An int32/int64 field's varint (negatives take ten bytes, as protobuf writes them)."""
-    return _v(n) if n >= 0 else _wire_varint(n + (1 << 64))
+    return _VARINTS[n] if 0 <= n < 16384 else wire_varint(n)

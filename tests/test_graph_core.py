@@ -4,7 +4,9 @@ Cross-checks on random DAGs of 2–7 nodes: the Bayes-ball walk of ``oracle.dsep
 against brute-force enumeration of simple paths, against the checker's own
 d-separation by moralisation (``oracle.check.Moral``), and against the former
 depth-first search for an open path; the witness is a simple path that is really
-open.  ``TaskGraph`` and ``Dag`` reachability against networkx.
+open.  ``TaskGraph`` and ``Dag`` reachability against networkx.  The shortest
+directed path (``directed_path``, ``path_along`` on child masks) against the former
+search with a predecessor dict, which the witnesses' paths were written with.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from causal_oracle.oracle.dsep import (
     reachable,
     separations,
 )
-from causal_oracle.oracle.graph import Dag, bits, children_of, reach
+from causal_oracle.oracle.graph import Dag, bits, children_of, directed_path, path_along, reach
 from causal_oracle.oracle.tasks.backdoor import check_set, open_trail
 from causal_oracle.oracle.tasks.check import check_set_verdict
 from causal_oracle.oracle.tasks.model import BackdoorQuestion, TaskGraph
@@ -183,6 +185,42 @@ def test_reachability_agrees_with_networkx(dag: Dag, data: st.DataObject) -> Non
     assert order is not None and sorted(order) == list(range(dag.n))
     position = {v: i for i, v in enumerate(order)}
     assert all(position[t] < position[h] for t, h in dag.edges())
+
+
+def _former_path(dag: Dag, source: int, target: int, avoid: int) -> list[int] | None:
+    """The former ``directed_path``: breadth first, each node's children ascending, a
+    node's predecessor the first that reached it."""
+    kids = dag.children()
+    previous = {source: -1}
+    frontier = [source]
+    while frontier:
+        found = []
+        for v in frontier:
+            for w in bits(kids[v]):
+                if w in previous or (w != target and avoid >> w & 1):
+                    continue
+                previous[w] = v
+                if w == target:
+                    path = [w]
+                    while previous[path[-1]] != -1:
+                        path.append(previous[path[-1]])
+                    return path[::-1]
+                found.append(w)
+        frontier = found
+    return None
+
+
+@FAST
+@given(dags(1, 8), st.data())
+def test_the_shortest_path_is_the_former_searchs(dag: Dag, data: st.DataObject) -> None:
+    avoid = data.draw(st.integers(0, (1 << dag.n) - 1))
+    kids = dag.children()
+    for source in range(dag.n):
+        for target in range(dag.n):
+            for mask in (0, avoid):
+                path = directed_path(dag, source, target, mask)
+                assert path == path_along(kids, source, target, mask)
+                assert path == _former_path(dag, source, target, mask)
 
 
 def test_cycles() -> None:

@@ -1,6 +1,6 @@
-"""``pack.BulkPacker`` writes the bytes protobuf writes for the same response.
+"""``bulk_pack.BulkPacker`` writes the bytes protobuf writes for the same response.
 
-The bulk path serialises a premise's responses by hand (``proto.pack.BulkPacker``):
+The bulk path serialises a premise's responses by hand (``proto.bulk_pack.BulkPacker``):
 each one must equal ``verify_response`` (with ``summary_certificate`` when a summary
 certificate is asked for) serialised by protobuf, byte for byte — on real results of
 random classes under every member profile, and on results made up to reach the
@@ -18,7 +18,7 @@ from causal_oracle import entry as svc
 from causal_oracle.entry.families.corr2cause_bulk import FastResult, FastVerdict
 from causal_oracle.oracle.relations import Profile
 from causal_oracle.oracle.statements import RelationKind, SurfaceForm
-from causal_oracle.proto import pack
+from causal_oracle.proto import bulk_pack, pack
 
 DATA = Path(__file__).resolve().parent / "data"
 TEMPLATES = ("{p} directly causes {q}.", "{p} causes something else which causes {q}.",
@@ -57,7 +57,7 @@ def test_real_results_match_protobuf(profile: Profile) -> None:
         names = list(service.pairs().premise_of(premise.strip()).variables)
         hypotheses = [t.format(p=p, q=q) for p in names for q in names if p != q
                       for t in TEMPLATES]
-        packer = pack.BulkPacker()
+        packer = bulk_pack.BulkPacker()
         for r in service.pairs().verify_fast_many(premise, hypotheses, profile):
             if r is None:
                 continue
@@ -67,9 +67,33 @@ def test_real_results_match_protobuf(profile: Profile) -> None:
     assert checked > 1000
 
 
+def test_results_are_verifys_on_first_and_later_calls() -> None:
+    """A result's ``summary()`` and ``certificate()`` are ``Service.verify``'s — on a
+    premise's first call and on a later one, which reads the reasons kept with its
+    tables — under every member profile."""
+    bulk, alone = svc.Service(svc.Limits()), svc.Service(svc.Limits())
+    compared = 0
+    for premise in _premises("n5_sample", 4) + _premises("n6_sample", 4):
+        names = list(bulk.pairs().premise_of(premise.strip()).variables)
+        hypotheses = [t.format(p=p, q=q) for p in names for q in names if p != q
+                      for t in TEMPLATES]
+        for profile in (Profile.CORR2CAUSE, Profile.LOOSE, Profile.STRICT):
+            first = bulk.pairs().verify_fast_many(premise, hypotheses, profile)
+            assert bulk.pairs().verify_fast_many(premise, hypotheses, profile) == first
+            for hypothesis, r in zip(hypotheses, first, strict=True):
+                if r is None:
+                    continue
+                full = alone.verify(premise, hypothesis, profile)
+                assert r.summary() == full.summary()
+                data = full.verdict.certificate.to_json(full.premise.variables)
+                assert r.certificate() == {k: data[k] for k in r.certificate()}
+                compared += 1
+    assert compared > 1000
+
+
 def _made_up() -> FastResult:
     verdict = FastVerdict("neutral", 0, 3, 7, True, RelationKind.DIRECT_CAUSE, 3)
-    return FastResult(verdict, Profile.LOOSE, {"corr2cause": 0, "loose": 1, "strict": None},
+    return FastResult(verdict, Profile.LOOSE, (("corr2cause", 0), ("loose", 1), ("strict", None)),
                       "why", ("A", "Bé", ""), SurfaceForm.DIRECTLY_CAUSES,
                       ("A", ""), ([["A", "Bé"]], [["", "A"]]))
 
@@ -83,18 +107,18 @@ def _made_up() -> FastResult:
     {"verdict": FastVerdict("contradiction", 0, -1, 0, False,
                             RelationKind.INDIRECT_CAUSE, 3)},
     {"profile": Profile.CORR2CAUSE}, {"profile": Profile.STRICT},
-    {"labels_by_profile": {}}, {"pair": ("x" * 200, "y")},
+    {"labels": ()}, {"pair": ("x" * 200, "y")},
 ])
 def test_corners_match_protobuf(change: dict[str, object]) -> None:
     r = _made_up()._replace(**change)  # type: ignore[arg-type]
-    packer = pack.BulkPacker()
+    packer = bulk_pack.BulkPacker()
     for _ in range(2):  # the premise's parts written, then reused
         for with_certificate in (True, False):
             assert packer.pack(r, with_certificate) == _protobuf(r, with_certificate)
 
 
 def test_a_new_premise_is_written_anew() -> None:
-    packer, first = pack.BulkPacker(), _made_up()
+    packer, first = bulk_pack.BulkPacker(), _made_up()
     second = first._replace(variables=("X", "Y"), cpdag=([["X", "Y"]], []),
                             verdict=first.verdict._replace(class_size=1))
     for r in (first, second, first):

@@ -16,15 +16,20 @@ with what a Verify response shows besides (the label under every profile, read o
 the same table, and the one-line reason, with a witness found in one member), so
 that a batch of a premise's items costs one class derivation and a look-up per item
 and answers exactly what ``Service.verify`` would.
+
+Both are one pass over the items (``_labels``) reading the tables as plain lists kept
+with them (``Lookups``); the labels under the three member profiles index a table of
+the eight possible answers (``_LABELS``), and a reason is made once per reading and
+pair of a premise (every contradicted item of a premise has the same one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from causal_oracle.entry.caches import LRU
 from causal_oracle.oracle.check_table import ClassCheck, relation_name
@@ -40,12 +45,60 @@ TABLES_KEPT = 64
 #: the profiles whose binary labels decide ``ambiguous`` (``labels.label``)
 _MEMBER_PROFILES = tuple(p for p in Profile if p is not Profile.COMPELLED)
 _MEMBER_NAMES = tuple(p.value for p in _MEMBER_PROFILES)
+assert len(_MEMBER_NAMES) == 3  # ``_labels`` reads the three readings of a plan by name
+#: the member profiles' labels and whether they differ (``ambiguous``), by the labels
+#: as the bits of a number (the first profile's the highest)
+_LABELS = tuple((tuple(zip(_MEMBER_NAMES, (code >> 2 & 1, code >> 1 & 1, code & 1),
+                           strict=True)), 0 < code < 7) for code in range(8))
+_OUTCOMES = (Outcome.ENTAILMENT, Outcome.NEUTRAL, Outcome.CONTRADICTION)
+#: a verdict or result from its fields' tuple (a NamedTuple's ``__new__``, minus its frame)
+_new = tuple.__new__
 
 
 @cache
 def _readings(kind: RelationKind, form: SurfaceForm) -> frozenset[Reading]:
     """The distinct readings of a hypothesis over the member profiles."""
     return frozenset(reading(kind, form, profile) for profile in _MEMBER_PROFILES)
+
+
+class _Lazy(dict[Any, Any]):
+    """A dict filled on first use of a key by ``fill(key)`` (a hit is a plain dict read)."""
+
+    def __init__(self, fill: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.fill = fill
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.fill(key)
+        return value
+
+
+class Lookups:
+    """What a premise's items read, as plain lists and strings, each made on first use
+    and kept with the premise's tables: the solver's counts and truth arrays by reading
+    ordinal (``RelationTable.counts_at``, ``truth``), the checker's by relation name
+    (``ClassCheck.counts``), the members as ``dag_text`` writes them, and the reason of
+    each (reading ordinal, pair) found (``(o·n + p)·n + q``: the same for every
+    hypothesis with that reading of that pair)."""
+
+    __slots__ = ("_edges", "checks", "counts", "none", "reasons", "texts", "truths")
+
+    def __init__(self, solver: RelationTable, checker: ClassCheck,
+                 edges: tuple[tuple[tuple[int, int], ...], ...]) -> None:
+        self.counts: dict[int, list[list[int]]] = _Lazy(solver.counts_at)
+        self.checks: dict[str, list[list[int]]] = _Lazy(checker.counts)
+        self.truths: dict[int, Any] = _Lazy(lambda o: solver.truth(READINGS[o]))
+        self.texts: dict[int, str] = {}
+        self.reasons: dict[int, str] = {}
+        self.none = ""  # the reason of every contradicted item
+        self._edges = edges
+
+    def text(self, premise: Premise, member: int) -> str:
+        """Member ``member`` as ``dag_text`` writes it."""
+        found = self.texts.get(member)
+        if found is None:
+            found = self.texts[member] = dag_text(premise, self._edges[member])
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +113,11 @@ class ClassTables:
     edges: tuple[tuple[tuple[int, int], ...], ...] = ()
     #: the class CPDAG's edges by name, directed and undirected (for certificates)
     cpdag: tuple[list[list[str]], list[list[str]]] = ([], [])
+    #: the tables read as the bulk look-ups read them
+    lookups: Lookups = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lookups", Lookups(self.solver, self.checker, self.edges))
 
 
 class Plan(NamedTuple):
@@ -76,6 +134,8 @@ class Plan(NamedTuple):
     form: SurfaceForm
     #: the reading's ordinal under each member profile (``Profile`` order, no ``compelled``)
     by_profile: tuple[int, ...]
+    #: (first, second)
+    pair: tuple[str, str]
 
 
 _NO_PLAN = object()
@@ -137,51 +197,58 @@ def label_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
     Tables are kept for the most recent premises only, so items should come
     grouped by premise, as datasets list them.
     """
-    return _labels(service, premise, hypotheses, profile)[0]
+    return _labels(service, premise, hypotheses, profile)
 
 
-#: what ``_labels`` found besides the verdicts: the parsed premise, its tables, and per
-#: item the plan and pair looked up (None where the verdict is None)
-Found = tuple[Premise, "ClassTables", list[tuple[Plan, int, int] | None]]
-
-
-def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Profile
-            ) -> tuple[list[FastVerdict | None], Found | None]:
-    """``label_fast_many``'s verdicts, and what it looked up (None: no verdict at all)."""
-    none: list[FastVerdict | None] = [None] * len(hypotheses)
+def _labels(service: Host, premise: str, hypotheses: Sequence[str], profile: Profile,
+            full: bool = False) -> list[Any]:
+    """``label_fast_many``'s verdicts, or (``full``) ``verify_fast_many``'s results: one
+    pass over the items, each a look-up in the premise's tables read as plain lists
+    (``Lookups``)."""
+    out: list[Any] = [None] * len(hypotheses)
     found = class_tables(service, premise, len(hypotheses), profile)
     if found is None:
-        return none, None
+        return out
     prem, tables = found
-    index = tables.index
-    solver, checker = tables.solver, tables.checker
-    size = solver.size
-    out = none
-    looked: list[tuple[Plan, int, int] | None] = [None] * len(hypotheses)
+    index, look, cpdag = tables.index, tables.lookups, tables.cpdag
+    size, n, variables = tables.solver.size, prem.n, prem.variables
+    counts, checks, reasons = look.counts, look.checks, look.reasons
     plans = service.caches.plans
-    outcomes = (Outcome.ENTAILMENT, Outcome.NEUTRAL, Outcome.CONTRADICTION)
-    for i, text in enumerate(hypotheses):
-        plan = plans.get(text, _NO_PLAN)
-        if plan is _NO_PLAN or plan.profile is not profile:  # type: ignore[union-attr]
-            plan = _plan(service, text, profile)
-        if plan is None:
-            continue
-        p, q = index.get(plan.first), index.get(plan.second)
-        if p is None or q is None or p == q:
-            continue
-        holds_in = solver.counts_at(plan.reading)[p][q]
-        if checker.count(plan.checker, p, q) != holds_in:
-            continue
-        relation = outcomes[0 if holds_in == size else 1 if holds_in else 2]
-        ambiguous = False
-        if len(plan.readings) > 1:  # the profiles read it differently: do labels differ?
-            entailed = solver.counts_at(plan.readings[0])[p][q] == size
-            ambiguous = any((solver.counts_at(r)[p][q] == size) != entailed
-                            for r in plan.readings[1:])
-        out[i] = FastVerdict(relation, int(relation is Outcome.ENTAILMENT), holds_in, size,
-                             ambiguous, plan.kind, prem.n)
-        looked[i] = (plan, p, q)
-    return out, (prem, tables, looked)
+    entailment, neutral, contradiction = _OUTCOMES
+    with service.scope() if full else nullcontext():  # witnesses remember child masks
+        for i, text in enumerate(hypotheses):
+            plan = plans.get(text, _NO_PLAN)
+            if plan is _NO_PLAN or plan.profile is not profile:  # type: ignore[union-attr]
+                plan = _plan(service, text, profile)
+                if plan is None:
+                    continue
+            a, b, kind, o, _, checker, _, form, (first, second, third), pair = plan
+            p, q = index.get(a), index.get(b)
+            if p is None or q is None or p == q:
+                continue
+            holds_in = counts[o][p][q]
+            if checks[checker][p][q] != holds_in:
+                continue
+            labels, ambiguous = _LABELS[(counts[first][p][q] == size) << 2
+                                        | (counts[second][p][q] == size) << 1
+                                        | (counts[third][p][q] == size)]
+            relation = entailment if holds_in == size else neutral if holds_in else contradiction
+            verdict = _new(FastVerdict, (relation, int(relation is entailment), holds_in, size,
+                                         ambiguous, kind, n))
+            if not full:
+                out[i] = verdict
+                continue
+            if relation is contradiction:  # the same reason for every one of a premise
+                reason = look.none or _reason(prem, tables, relation, o, p, q, holds_in)
+            else:
+                key = (o * n + p) * n + q
+                reason = reasons.get(key)
+                if reason is None:
+                    reason = reasons[key] = _reason(prem, tables, relation, o, p, q, holds_in)
+            out[i] = _new(FastResult, (verdict, profile, labels, reason, variables, form, pair,
+                                       cpdag))
+    return out
+
 
 def class_tables(service: Host, premise: str, items: int, profile: Profile
                  ) -> tuple[Premise, ClassTables] | None:
@@ -218,13 +285,19 @@ class FastResult(NamedTuple):
 
     verdict: FastVerdict
     profile: Profile
-    labels_by_profile: dict[str, int | None]
+    #: (profile name, label) of every member profile, in ``Profile`` order
+    labels: tuple[tuple[str, int | None], ...]
     reason: str
     variables: tuple[str, ...]
     #: the hypothesis's surface form and pair, the class CPDAG's edges by name
     form: SurfaceForm
     pair: tuple[str, str]
     cpdag: tuple[list[list[str]], list[list[str]]]
+
+    @property
+    def labels_by_profile(self) -> dict[str, int | None]:
+        """The label under every member profile, by the profile's name."""
+        return dict(self.labels)
 
     def certificate(self) -> dict[str, object]:
         """The certificate's summary as ``Certificate.to_json(variables)`` gives it (no
@@ -239,7 +312,7 @@ class FastResult(NamedTuple):
         v = self.verdict
         return {"label": v.label, "relation": v.relation, "class_size": v.class_size,
                 "holds_in": v.holds_in, "ambiguous": v.ambiguous,
-                "labels_by_profile": self.labels_by_profile, "profile": self.profile.value,
+                "labels_by_profile": dict(self.labels), "profile": self.profile.value,
                 "certificate_checked": True, "reason": self.reason}
 
 
@@ -250,46 +323,28 @@ def verify_fast_many(service: Host, premise: str, hypotheses: Sequence[str],
     table, and the reason's witness found in the one member the reason shows (the
     first member for entailment, the first where the relation holds for neutral: the
     members ``oracle.labels.label``'s certificate lists first)."""
-    verdicts, found = _labels(service, premise, hypotheses, profile)
-    out: list[FastResult | None] = [None] * len(hypotheses)
-    if found is None:
-        return out
-    prem, tables, looked = found
-    solver, edges = tables.solver, tables.edges
-    size, variables, members = solver.size, prem.variables, solver.members
-    counts_at = solver.counts_at
-    texts: dict[int, str] = {}  # member → dag_text, for this call
+    return _labels(service, premise, hypotheses, profile, full=True)
 
-    def text(m: int) -> str:
-        found = texts.get(m)
-        if found is None:
-            found = texts[m] = dag_text(prem, edges[m])
-        return found
 
-    with service.scope():  # the members' child masks are remembered there
-        for i, verdict in enumerate(verdicts):
-            if verdict is None:
-                continue
-            plan, p, q = looked[i]  # type: ignore[misc]
-            by_profile: dict[str, int | None] = {
-                name: int(counts_at(o)[p][q] == size)
-                for name, o in zip(_MEMBER_NAMES, plan.by_profile, strict=True)}
-            relation = verdict.relation
-            if relation == Outcome.CONTRADICTION:
-                witnessed, shown = None, (text(0),)
-            elif relation == Outcome.ENTAILMENT:
-                witnessed = witness_reading(members[0], READINGS[plan.reading], p, q)
-                shown = (text(0),)
-            else:
-                column = solver.column(READINGS[plan.reading], p, q)
-                yes = column.index(True)
-                witnessed = witness_reading(members[yes], READINGS[plan.reading], p, q)
-                shown = (text(yes), text(column.index(False)))
-            out[i] = FastResult(verdict, profile, by_profile,
-                                reason_line(prem, relation, size, verdict.holds_in, witnessed,
-                                            shown),
-                                variables, plan.form, (plan.first, plan.second), tables.cpdag)
-    return out
+def _reason(prem: Premise, tables: ClassTables, relation: Outcome, o: int, p: int, q: int,
+            holds_in: int) -> str:
+    """The one-line reason of an item whose reading ``o`` holds for (p, q) in
+    ``holds_in`` members (``oracle.explain.reason_line``)."""
+    solver, look = tables.solver, tables.lookups
+    if relation is _OUTCOMES[2]:  # the same for every contradicted item
+        if not look.none:
+            look.none = reason_line(prem, relation, solver.size, holds_in, None,
+                                    (look.text(prem, 0),))
+        return look.none
+    r = READINGS[o]
+    if relation is _OUTCOMES[0]:
+        member, shown = 0, (look.text(prem, 0),)
+    else:  # ``solver.column(r, p, q)``: the table is dense and p ≠ q
+        column = look.truths[o][:, p, q].tolist()
+        member = column.index(True)
+        shown = (look.text(prem, member), look.text(prem, column.index(False)))
+    witnessed = witness_reading(solver.members[member], r, p, q)
+    return reason_line(prem, relation, solver.size, holds_in, witnessed, shown)
 
 
 def plan_of(service: Host, text: str, profile: Profile) -> Plan | None:
@@ -314,7 +369,8 @@ def _plan(service: Host, text: str, profile: Profile) -> Plan | None:
         plan = Plan(hyp.first, hyp.second, kind, ORDINAL[reading(kind, form, profile)],
                      tuple(sorted(ORDINAL[r] for r in _readings(kind, form))),
                      relation_name(kind.value, form.value, profile.value), profile, form,
-                     tuple(ORDINAL[reading(kind, form, m)] for m in _MEMBER_PROFILES))
+                     tuple(ORDINAL[reading(kind, form, m)] for m in _MEMBER_PROFILES),
+                     (hyp.first, hyp.second))
     if len(plans) >= service.caches.size:
         plans.clear()
     if plan is not None:  # unreadable texts are asked again (``hypothesis_of`` caches)

@@ -9,8 +9,9 @@ per service, made by the family's ``memory`` hook and reached as
 * premises and hypotheses parsed from text (a dataset repeats a premise for each of
   its hypotheses, so each is parsed once);
 * checked results by (premise, hypothesis, profile): ``verify_objects``;
-* per premise, the solver's and the checker's relation tables, and per hypothesis text
-  the plan of its look-ups (``corr2cause_bulk``): ``label_fast_many``.
+* per premise, the solver's and the checker's relation tables (with the reasons the
+  bulk path has written for its items), and per hypothesis text the plan of its
+  look-ups (``corr2cause_bulk``): ``label_fast_many``, ``verify_fast_many``.
 
 Every verb runs under the service's limits and time budget (``Service.scope``): text
 over ``Limits.text_bytes`` and premises over the variable and statement limits raise

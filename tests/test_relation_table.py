@@ -58,6 +58,23 @@ def test_table_equals_the_definition_on_every_member_and_pair(n: int, seed: int)
     _table_equals_definition(RelationTable(n, analysis.members))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_table_of_unrelated_dags_equals_the_definition(n: int, size: int, seed: int
+                                                       ) -> None:
+    """Any DAGs, not only one class's members (different skeletons, isolated nodes, up
+    to 9 variables: bit-mask rows wider than a byte), and the counts of all nine
+    readings at once equal the sums of their columns."""
+    rng = random.Random(seed)
+    table = RelationTable(n, [random_dag(rng, n) for _ in range(size)])
+    _table_equals_definition(table)
+    for r in Reading:
+        counts = table.counts(r)
+        for p, q in product(range(n), repeat=2):
+            if p != q:
+                assert counts[p][q] == sum(table.column(r, p, q)) == table.count(r, p, q)
+
+
 def test_table_above_the_dense_limit_evaluates_per_member(monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
     monkeypatch.setattr(relation_table, "DENSE_LIMIT", 0)

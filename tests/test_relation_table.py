@@ -107,6 +107,21 @@ def test_checker_table_gives_the_solver_verdict_everywhere(n: int, seed: int) ->
             assert checker.label(kind.value, form.value, profile.value, p, q) == (want, k)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_checker_packed_rows_equal_its_arrays(n: int, size: int, seed: int) -> None:
+    """The checker's disjoint relations from bit-mask rows (n ≤ ``PACKED_LIMIT``) equal
+    its four-index arrays, on any DAGs."""
+    rng = random.Random(seed)
+    members = [random_dag(rng, n).parents for _ in range(size)]
+    packed, arrays = ClassCheck(n, members), ClassCheck(n, members)
+    for name in ("disjoint_cause", "disjoint_effect"):
+        assert packed._disjoint_packed(name).tolist() == arrays._disjoint_arrays(name).tolist()
+        assert packed.counts(name) == [[sum(row) for row in zip(*column, strict=True)]
+                                       for column in zip(*arrays._disjoint_arrays(name)
+                                                         .tolist(), strict=True)]
+
+
 def test_checker_table_refuses_a_member_list_that_is_not_the_class() -> None:
     rng = random.Random(3)
     for _ in range(50):

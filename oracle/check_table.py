@@ -106,8 +106,20 @@ class ClassCheck:
         adjacency = (parents[:, None, :] >> heads[None, :, None] & 1).astype(bool)
         self._edge = adjacency
         self._parents = members
-        self._reach = _warshall(adjacency)
+        self._reached: np.ndarray | None = None
+        self._rows: np.ndarray | None = None
         self._counts: dict[str, list[list[int]]] = {}
+
+    @property
+    def _reach(self) -> np.ndarray:
+        """``reach[m, x, y]``: x ⇝ y in member m (the bit-mask rows' pass without a node
+        cut, or Warshall's algorithm on the arrays above ``PACKED_LIMIT``)."""
+        if self._reached is None:
+            if self.n <= PACKED_LIMIT:
+                self._reached = _unpack(self._closed_rows()[self.n, :self.size], self.n)
+            else:
+                self._reached = _warshall(self._edge)
+        return self._reached
 
     @classmethod
     def verify(cls, premise: Premise, members: tuple[Edges, ...]) -> ClassCheck | str:
@@ -123,10 +135,15 @@ class ClassCheck:
         return cls(premise.n, tuple(found))
 
     def _truth(self, name: str) -> np.ndarray:
-        edge, reach = self._edge, self._reach
-        edge_back, reach_back = edge.transpose(0, 2, 1), reach.transpose(0, 2, 1)
+        edge = self._edge
         if name == "edge":
             return edge
+        if name.startswith("disjoint"):
+            if self.n <= PACKED_LIMIT:
+                return self._disjoint_packed(name)
+            return self._disjoint_arrays(name)
+        reach = self._reach
+        edge_back, reach_back = edge.transpose(0, 2, 1), reach.transpose(0, 2, 1)
         if name == "indirect":  # P → C and C ⇝ Q for some C (≠ Q: no cycles)
             return np.matmul(edge, reach)
         if name == "ancestor_not_parent":
@@ -139,9 +156,7 @@ class ClassCheck:
             return _some(reach, reach)
         if name == "common_ancestor":
             return _some(reach_back, reach_back)
-        if self.n <= PACKED_LIMIT:
-            return self._disjoint_packed(name)
-        return self._disjoint_arrays(name)
+        raise ValueError(f"no relation named {name!r}")
 
     def _disjoint_arrays(self, name: str) -> np.ndarray:
         """Both disjoint relations from the n graphs without one node, closed as arrays."""
@@ -164,23 +179,32 @@ class ClassCheck:
             found[which] = truth
         return self._keep_other(name, found)
 
+    def _closed_rows(self) -> np.ndarray:
+        """``rows[v, m, x]``, each node's row of reached nodes one integer: what x
+        reaches in member m (the first ``size`` members) or what reaches x (the last
+        ``size``: the same members reversed) without passing v, for v < n; for v = n
+        with nothing cut (``_reach``)."""
+        if self._rows is None:
+            n, size = self.n, self.size
+            kind = _row_type(n)
+            bits = np.ones(n, dtype=kind) << np.arange(n, dtype=kind)
+            down = np.matmul(self._edge, bits)  # children of each node, as rows
+            up = np.array(self._parents, dtype=kind).reshape(size, n)
+            cut = np.repeat(np.concatenate((down, up))[None], n + 1, axis=0)
+            nodes = np.arange(n)
+            cut[:n] &= ~bits[:, None, None]  # no edge into v
+            cut[nodes, :, nodes] = 0  # no edge out of v
+            self._rows = _warshall_rows(cut, n)
+        return self._rows
+
     def _disjoint_packed(self, name: str) -> np.ndarray:
-        """Both disjoint relations from the n graphs without one node, each node's row
-        of reached nodes one integer: ``away[v, m, x]`` is what x reaches in member m
-        (the first ``size`` members) or what reaches x (the last ``size``: the same
-        members reversed) without passing v; a pair's relation holds where the row of
-        P without Q and the row of Q without P share a node."""
+        """Both disjoint relations from the n graphs without one node (``_closed_rows``):
+        a pair's relation holds where the row of P without Q and the row of Q without P
+        share a node."""
         n, size = self.n, self.size
-        kind = _row_type(n)
-        bits = np.ones(n, dtype=kind) << np.arange(n, dtype=kind)
-        down = np.matmul(self._edge, bits)  # children of each node, as rows
-        up = np.array(self._parents, dtype=kind).reshape(size, n)
-        cut = np.repeat(np.concatenate((down, up))[None], n, axis=0)
-        nodes = np.arange(n)
-        cut &= ~bits[:, None, None]  # no edge into v
-        cut[nodes, :, nodes] = 0  # no edge out of v
-        away = _warshall_rows(cut, n).transpose(1, 2, 0)  # [m, x, v]
+        away = self._closed_rows()[:n].transpose(1, 2, 0)  # [m, x, v]
         meet = (away & away.transpose(0, 2, 1)) != 0
+        nodes = np.arange(n)
         meet[:, nodes, nodes] = False
         return self._keep_other(name, {"disjoint_effect": meet[:size],
                                        "disjoint_cause": meet[size:]})

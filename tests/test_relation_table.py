@@ -26,7 +26,7 @@ from test_class_without_listing import FORMS, MEMBER_PROFILES, premise_of, rando
 
 from causal_oracle.clients import audit
 from causal_oracle.entry import REGISTRY, Limits, Service
-from causal_oracle.oracle import relation_table
+from causal_oracle.oracle import check_table, relation_table
 from causal_oracle.oracle.check_table import ClassCheck
 from causal_oracle.oracle.equivalence import analyse
 from causal_oracle.oracle.relation_table import RelationTable
@@ -107,19 +107,29 @@ def test_checker_table_gives_the_solver_verdict_everywhere(n: int, seed: int) ->
             assert checker.label(kind.value, form.value, profile.value, p, q) == (want, k)
 
 
+CHECKER_NAMES = ("edge", "indirect", "ancestor_not_parent", "common_child", "common_parent",
+                 "common_descendant", "common_ancestor", "disjoint_effect", "disjoint_cause")
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 9), st.integers(1, 12), st.integers(0, 2**32 - 1))
 def test_checker_packed_rows_equal_its_arrays(n: int, size: int, seed: int) -> None:
-    """The checker's disjoint relations from bit-mask rows (n ≤ ``PACKED_LIMIT``) equal
-    its four-index arrays, on any DAGs."""
+    """The checker's closures on bit-mask rows (n ≤ ``PACKED_LIMIT``: the reach and the
+    disjoint relations) equal its Warshall and four-index arrays, on any DAGs, and every
+    relation's counts are the same either way."""
     rng = random.Random(seed)
     members = [random_dag(rng, n).parents for _ in range(size)]
-    packed, arrays = ClassCheck(n, members), ClassCheck(n, members)
+    packed = ClassCheck(n, members)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(check_table, "PACKED_LIMIT", 0)
+        arrays = ClassCheck(n, members)
+        wanted = {name: arrays.counts(name) for name in CHECKER_NAMES}
+        assert arrays._rows is None  # the array path throughout
+    assert packed._reach.tolist() == check_table._warshall(packed._edge).tolist()
+    for name in CHECKER_NAMES:
+        assert packed.counts(name) == wanted[name], name
     for name in ("disjoint_cause", "disjoint_effect"):
         assert packed._disjoint_packed(name).tolist() == arrays._disjoint_arrays(name).tolist()
-        assert packed.counts(name) == [[sum(row) for row in zip(*column, strict=True)]
-                                       for column in zip(*arrays._disjoint_arrays(name)
-                                                         .tolist(), strict=True)]
 
 
 def test_checker_table_refuses_a_member_list_that_is_not_the_class() -> None:

@@ -100,10 +100,14 @@ class ClassCheck:
         """``members``: each DAG's parent masks (bit t of ``members[m][h]``: t → h)."""
         self.n = n
         self.size = len(members)
-        parents = np.array(members, dtype=np.int64).reshape(self.size, n)
-        heads = np.arange(n, dtype=np.int64)
         # adjacency[m, t, h]: bit t of member m's parents of h
-        adjacency = (parents[:, None, :] >> heads[None, :, None] & 1).astype(bool)
+        if n <= 8:  # a byte per mask, its bits unpacked
+            adjacency = np.unpackbits(np.array(members, dtype=np.uint8).reshape(self.size, 1, n),
+                                      axis=1, count=n, bitorder="little").astype(bool)
+        else:
+            parents = np.array(members, dtype=np.int64).reshape(self.size, n)
+            heads = np.arange(n, dtype=np.int64)
+            adjacency = (parents[:, None, :] >> heads[None, :, None] & 1).astype(bool)
         self._edge = adjacency
         self._parents = members
         self._reached: np.ndarray | None = None

@@ -106,11 +106,16 @@ class RelationTable:
         self.n = n
         self.members = tuple(members)
         self.size = len(self.members)
-        parents = np.array([d.parents for d in self.members], dtype=np.int64).reshape(
-            self.size, n)
-        shifts = np.arange(n, dtype=np.int64)
         # A[m, t, h]: bit t of parents[m][h]
-        self._a = ((parents[:, None, :] >> shifts[None, :, None]) & 1).astype(bool)
+        if n <= 8:  # one byte per mask: unpacked along a new axis
+            masks = np.array([d.parents for d in self.members], dtype=np.uint8)
+            self._a = np.unpackbits(masks.reshape(self.size, 1, n), axis=1, count=n,
+                                    bitorder="little").astype(bool)
+        else:
+            parents = np.array([d.parents for d in self.members], dtype=np.int64).reshape(
+                self.size, n)
+            shifts = np.arange(n, dtype=np.int64)
+            self._a = ((parents[:, None, :] >> shifts[None, :, None]) & 1).astype(bool)
         self._d: np.ndarray | None = None
         self._all: np.ndarray | None = None
         self._truth: dict[Reading, np.ndarray] = {}

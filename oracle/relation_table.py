@@ -66,11 +66,13 @@ ORDINAL = {r: i for i, r in enumerate(READINGS)}
 def _closure(adjacency: np.ndarray) -> np.ndarray:
     """Strict reachability (paths of length ≥ 1) along the last two axes."""
     reach = adjacency.copy()
-    while True:
-        grown = reach | np.matmul(reach, reach)
-        if np.array_equal(grown, reach):
+    count = np.count_nonzero(reach)
+    while True:  # squaring only adds: the same count is the same relation
+        reach |= np.matmul(reach, reach)
+        grown = np.count_nonzero(reach)
+        if grown == count:
             return reach
-        reach = grown
+        count = grown
 
 
 def _disjoint_effect(a: np.ndarray, d: np.ndarray) -> np.ndarray:

@@ -206,11 +206,10 @@ def fits_premise(n: int, edges: Edges, listed: frozenset[tuple[int, int, int]]) 
     parents = parent_masks(n, edges)
     if not acyclic(n, parents):
         return "a member is not acyclic"
-    if n <= SLICED_LIMIT:
-        wanted: dict[tuple[int, int], int] = {}
-        for x, y, given in listed:
-            wanted[(x, y)] = wanted.get((x, y), 0) | 1 << given
-        if wanted == moral_separations(n, parents):
+    if n <= SLICED_LIMIT:  # as many separations as listed, and every listed one there
+        found = moral_separations(n, parents)
+        if sum(sets.bit_count() for sets in found.values()) == len(listed) and all(
+                given >= 0 and found.get((x, y), 0) >> given & 1 for x, y, given in listed):
             return ""
     moral = Moral(n, parents)
     for x in range(n):

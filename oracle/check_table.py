@@ -15,7 +15,10 @@ bargain.  Given the premise and the members the solver lists, ``ClassCheck``
    indirect cause a child of P from which Q is reached; "a cause but not a direct
    one" (read literally) an ancestor that is no parent; a collider/confounder a
    common child/parent (strict), a common descendant/ancestor (loose), or a node
-   reached from P without passing Q and from Q without passing P (corr2cause).
+   reached from P without passing Q and from Q without passing P (corr2cause: the
+   graphs without each node closed by Warshall's algorithm on bit-mask rows, one
+   integer of reached nodes per node, and a pair's two rows intersected; not the
+   solver's argument about the first node of a path).
 
 ``ClassCheck.label`` then answers an item with the checker's verdict, which the
 entry layer compares with the solver's.  Like the rest of the checker this
@@ -45,6 +48,35 @@ def _warshall(adjacency: np.ndarray) -> np.ndarray:
     return reach
 
 
+#: the most variables whose rows fit one unsigned integer each (the packed path)
+PACKED_LIMIT = 64
+
+
+def _row_type(n: int) -> np.dtype[np.unsignedinteger]:
+    return np.dtype(np.min_scalar_type((1 << n) - 1))
+
+
+def _warshall_rows(rows: np.ndarray, n: int) -> np.ndarray:
+    """Warshall's algorithm on bit-mask rows (bit y of ``rows[..., x]``: x → y): row x
+    takes in row k wherever it holds bit k."""
+    rows = rows.copy()
+    for k in range(n):
+        holds = (rows >> k) & 1
+        rows |= holds * rows[..., k:k + 1]
+    return rows
+
+
+def _unpack(rows: np.ndarray, n: int) -> np.ndarray:
+    """Bit-mask rows (last axis x) as a boolean ``[..., x, y]`` array."""
+    return ((rows[..., None] >> np.arange(n, dtype=rows.dtype)) & 1).astype(bool)
+
+
+def _count(truth: np.ndarray) -> list[list[int]]:
+    """In how many members each pair holds (``truth[m, p, q]``), summed as bytes."""
+    total = np.uint16 if truth.shape[0] < 1 << 16 else np.int64
+    return truth.view(np.uint8).sum(axis=0, dtype=total).tolist()  # type: ignore[no-any-return]
+
+
 def _some(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """``out[m, p, q] = ∃c: left[m, p, c] ∧ right[m, q, c]`` for c ∉ {p, q}."""
     out = (left[:, :, None, :] & right[:, None, :, :])
@@ -68,13 +100,30 @@ class ClassCheck:
         """``members``: each DAG's parent masks (bit t of ``members[m][h]``: t → h)."""
         self.n = n
         self.size = len(members)
-        parents = np.array(members, dtype=np.int64).reshape(self.size, n)
-        heads = np.arange(n, dtype=np.int64)
         # adjacency[m, t, h]: bit t of member m's parents of h
-        adjacency = (parents[:, None, :] >> heads[None, :, None] & 1).astype(bool)
+        if n <= 8:  # a byte per mask, its bits unpacked
+            adjacency = np.unpackbits(np.array(members, dtype=np.uint8).reshape(self.size, 1, n),
+                                      axis=1, count=n, bitorder="little").astype(bool)
+        else:
+            parents = np.array(members, dtype=np.int64).reshape(self.size, n)
+            heads = np.arange(n, dtype=np.int64)
+            adjacency = (parents[:, None, :] >> heads[None, :, None] & 1).astype(bool)
         self._edge = adjacency
-        self._reach = _warshall(adjacency)
+        self._parents = members
+        self._reached: np.ndarray | None = None
+        self._rows: np.ndarray | None = None
         self._counts: dict[str, list[list[int]]] = {}
+
+    @property
+    def _reach(self) -> np.ndarray:
+        """``reach[m, x, y]``: x ⇝ y in member m (the bit-mask rows' pass without a node
+        cut, or Warshall's algorithm on the arrays above ``PACKED_LIMIT``)."""
+        if self._reached is None:
+            if self.n <= PACKED_LIMIT:
+                self._reached = _unpack(self._closed_rows()[self.n, :self.size], self.n)
+            else:
+                self._reached = _warshall(self._edge)
+        return self._reached
 
     @classmethod
     def verify(cls, premise: Premise, members: tuple[Edges, ...]) -> ClassCheck | str:
@@ -90,12 +139,17 @@ class ClassCheck:
         return cls(premise.n, tuple(found))
 
     def _truth(self, name: str) -> np.ndarray:
-        edge, reach = self._edge, self._reach
-        edge_back, reach_back = edge.transpose(0, 2, 1), reach.transpose(0, 2, 1)
+        edge = self._edge
         if name == "edge":
             return edge
-        if name == "indirect":  # P → C and C ⇝ Q for some C ≠ Q
-            return (edge[:, :, :, None] & reach[:, None, :, :]).any(axis=2)
+        if name.startswith("disjoint"):
+            if self.n <= PACKED_LIMIT:
+                return self._disjoint_packed(name)
+            return self._disjoint_arrays(name)
+        reach = self._reach
+        edge_back, reach_back = edge.transpose(0, 2, 1), reach.transpose(0, 2, 1)
+        if name == "indirect":  # P → C and C ⇝ Q for some C (≠ Q: no cycles)
+            return np.matmul(edge, reach)
         if name == "ancestor_not_parent":
             return reach & ~edge
         if name == "common_child":
@@ -106,7 +160,11 @@ class ClassCheck:
             return _some(reach, reach)
         if name == "common_ancestor":
             return _some(reach_back, reach_back)
-        n = self.n
+        raise ValueError(f"no relation named {name!r}")
+
+    def _disjoint_arrays(self, name: str) -> np.ndarray:
+        """Both disjoint relations from the n graphs without one node, closed as arrays."""
+        n, edge = self.n, self._edge
         # avoid[v, m, x, y]: x ⇝ y in member m without passing v
         cut = np.repeat(edge[None], n, axis=0)
         nodes = np.arange(n)
@@ -123,9 +181,42 @@ class ClassCheck:
             truth = meet.any(axis=3).transpose(2, 0, 1)  # (m, p, q)
             truth[:, np.arange(n), np.arange(n)] = False
             found[which] = truth
+        return self._keep_other(name, found)
+
+    def _closed_rows(self) -> np.ndarray:
+        """``rows[v, m, x]``, each node's row of reached nodes one integer: what x
+        reaches in member m (the first ``size`` members) or what reaches x (the last
+        ``size``: the same members reversed) without passing v, for v < n; for v = n
+        with nothing cut (``_reach``)."""
+        if self._rows is None:
+            n, size = self.n, self.size
+            kind = _row_type(n)
+            bits = np.ones(n, dtype=kind) << np.arange(n, dtype=kind)
+            down = np.matmul(self._edge, bits)  # children of each node, as rows
+            up = np.array(self._parents, dtype=kind).reshape(size, n)
+            cut = np.repeat(np.concatenate((down, up))[None], n + 1, axis=0)
+            nodes = np.arange(n)
+            cut[:n] &= ~bits[:, None, None]  # no edge into v
+            cut[nodes, :, nodes] = 0  # no edge out of v
+            self._rows = _warshall_rows(cut, n)
+        return self._rows
+
+    def _disjoint_packed(self, name: str) -> np.ndarray:
+        """Both disjoint relations from the n graphs without one node (``_closed_rows``):
+        a pair's relation holds where the row of P without Q and the row of Q without P
+        share a node."""
+        n, size = self.n, self.size
+        away = self._closed_rows()[:n].transpose(1, 2, 0)  # [m, x, v]
+        meet = (away & away.transpose(0, 2, 1)) != 0
+        nodes = np.arange(n)
+        meet[:, nodes, nodes] = False
+        return self._keep_other(name, {"disjoint_effect": meet[:size],
+                                       "disjoint_cause": meet[size:]})
+
+    def _keep_other(self, name: str, found: dict[str, np.ndarray]) -> np.ndarray:
         mine = "disjoint_effect" if name == "disjoint_effect" else "disjoint_cause"
         other = "disjoint_cause" if mine == "disjoint_effect" else "disjoint_effect"
-        self._counts.setdefault(other, found[other].sum(axis=0).tolist())
+        self._counts.setdefault(other, _count(found[other]))
         return found[mine]
 
     def count(self, name: str, p: int, q: int) -> int:
@@ -139,7 +230,7 @@ class ClassCheck:
         """``count(name, p, q)`` of every pair, as ``counts(name)[p][q]``."""
         counts = self._counts.get(name)
         if counts is None:
-            counts = self._truth(name).sum(axis=0).tolist()
+            counts = _count(self._truth(name))
             self._counts[name] = counts
         return counts
 

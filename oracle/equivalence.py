@@ -183,7 +183,7 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
     comparing one mask of separating sets per pair.
     """
     keys = premise.independence_keys()
-    if premise.n <= SLICED_LIMIT and _set_masks(keys) == separating_sets(candidate):
+    if premise.n <= SLICED_LIMIT and _listed_exactly(keys, separating_sets(candidate)):
         return []
     missing, reached = _first_unlisted(candidate, keys)
     if missing is None and len(reached) == len(keys):
@@ -215,13 +215,14 @@ def _faithfulness_conflicts(premise: Premise, candidate: Dag) -> list[Conflict]:
     return out
 
 
-def _set_masks(keys: frozenset[tuple[int, int, int]]) -> dict[tuple[int, int], int]:
-    """The listed separating sets of each pair as one mask (``dsep.separating_sets``'
-    form: bit Z set iff ``(x, y, Z)`` is listed)."""
-    out: dict[tuple[int, int], int] = {}
-    for x, y, given in keys:
-        out[(x, y)] = out.get((x, y), 0) | 1 << given
-    return out
+def _listed_exactly(keys: frozenset[tuple[int, int, int]], sets: dict[tuple[int, int], int]
+                    ) -> bool:
+    """Whether ``keys`` are exactly the separations ``sets`` gives (``dsep.separating_sets``'
+    form: bit Z of ``sets[(x, y)]`` set iff Z separates x and y): as many, and each one
+    there (a set of distinct triples, so that is equality)."""
+    if sum(mask.bit_count() for mask in sets.values()) != len(keys):
+        return False
+    return all(given >= 0 and sets.get((x, y), 0) >> given & 1 for x, y, given in keys)
 
 
 def _first_unlisted(dag: Dag, keys: frozenset[tuple[int, int, int]]

@@ -16,16 +16,20 @@ The table is computed with array operations on the members' adjacency matrices
 * ``EDGE = A``; ``MEDIATED = A·D``; ``ANCESTOR_NOT_PARENT = D ∧ ¬A``;
 * ``COMMON_CHILD = A·Aᵀ``, ``COMMON_PARENT = Aᵀ·A``, ``COMMON_DESCENDANT = D·Dᵀ``,
   ``COMMON_ANCESTOR = Dᵀ·D`` (boolean products; the diagonal is cleared);
-* ``DISJOINT_EFFECT[p, q] = ∃c: D⁻q[p, c] ∧ D⁻p[q, c]`` where ``D⁻v`` is the closure
-  of the graph without node v (a path from P avoiding Q and one from Q avoiding P,
-  cut at their first common node, share only it); ``DISJOINT_CAUSE`` likewise on
-  the reversed paths.
+* ``DISJOINT_EFFECT[p, q]``: a C reached from P avoiding Q and from Q avoiding P.
+  When Q is no ancestor of P, that is a U ∈ {P} ∪ D(P) outside {Q} ∪ D(Q) with a
+  child in D(Q) (the node before the first one of D(Q) on the path from P); when Q is
+  an ancestor of P, the same with P and Q swapped — one AND of bit-mask rows per
+  pair, no closure per avoided node (``_disjoint_effect``).  ``DISJOINT_CAUSE`` is
+  the same on the reversed graph (``Aᵀ``, ``Dᵀ``).
+
+All nine arrays are built at once, stacked as ``(M, 9, n, n)``, and counted with one
+sum over the members.
 
 These are the same properties that ``relations.holds_reading`` decides for one DAG
 and one pair; the tests compare the two on every pair, reading and member of
-random classes.  The four-index array behind the two ``DISJOINT`` readings has
-``M·n³`` entries, so above ``DENSE_LIMIT`` those readings are evaluated per member
-by ``holds_reading`` instead.
+random classes.  Above ``DENSE_LIMIT`` (``M·n⁴``) the two ``DISJOINT`` readings are
+evaluated per member by ``holds_reading`` instead.
 
 >>> from causal_oracle.oracle.graph import Dag
 >>> chain = Dag.from_edges(3, [(0, 1), (1, 2)])
@@ -62,17 +66,35 @@ ORDINAL = {r: i for i, r in enumerate(READINGS)}
 def _closure(adjacency: np.ndarray) -> np.ndarray:
     """Strict reachability (paths of length ≥ 1) along the last two axes."""
     reach = adjacency.copy()
-    while True:
-        grown = reach | np.matmul(reach, reach)
-        if np.array_equal(grown, reach):
+    count = np.count_nonzero(reach)
+    while True:  # squaring only adds: the same count is the same relation
+        reach |= np.matmul(reach, reach)
+        grown = np.count_nonzero(reach)
+        if grown == count:
             return reach
-        reach = grown
+        count = grown
 
 
-def _clear_diagonal(table: np.ndarray) -> np.ndarray:
-    n = table.shape[-1]
-    table[..., np.arange(n), np.arange(n)] = False
-    return table
+def _disjoint_effect(a: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """``DISJOINT_EFFECT`` of every member and pair from the adjacency ``a`` and the
+    descendants ``d`` (the closure of ``a``), without a closure per avoided node.
+
+    When Q is no ancestor of P, a path from Q never meets P, so the reading asks for a
+    C ∈ D(Q) reached from P avoiding Q.  The first node of such a path that lies in
+    D(Q) has a predecessor U in {P} ∪ D(P) outside {Q} ∪ D(Q) with a child in D(Q);
+    conversely any such U is reached from P without passing Q (else U ∈ D(Q) ∪ {Q}),
+    and its child in D(Q) is a C.  So the reading is ``∃U: U ∈ {P} ∪ D(P), U ∉ {Q} ∪
+    D(Q), U has a child in D(Q)``; when Q is an ancestor of P the same holds with P
+    and Q swapped (the reading is symmetric, and P is then no ancestor of Q)."""
+    n = a.shape[-1]
+    # rows as bit masks (bit u of row[m, x]; n ≤ 64): the "∃U" is one AND per pair
+    weights = (1 << np.arange(n, dtype=np.uint64)).astype(np.min_scalar_type((1 << n) - 1))
+    reflexive = np.matmul(d | np.eye(n, dtype=bool), weights)
+    # feeds[m, q]: the nodes with a child in D(q)
+    feeds = np.matmul(np.matmul(d, a.transpose(0, 2, 1)), weights)
+    found = (reflexive[:, :, None] & ~reflexive[:, None, :] & feeds[:, None, :]) != 0
+    # found[m, p, q] is the reading wherever q is no ancestor of p
+    return np.where(d.transpose(0, 2, 1), found.transpose(0, 2, 1), found)
 
 
 class RelationTable:
@@ -86,19 +108,25 @@ class RelationTable:
         self.n = n
         self.members = tuple(members)
         self.size = len(self.members)
-        parents = np.array([d.parents for d in self.members], dtype=np.int64).reshape(
-            self.size, n)
-        shifts = np.arange(n, dtype=np.int64)
         # A[m, t, h]: bit t of parents[m][h]
-        self._a = ((parents[:, None, :] >> shifts[None, :, None]) & 1).astype(bool)
+        if n <= 8:  # one byte per mask: unpacked along a new axis
+            masks = np.array([d.parents for d in self.members], dtype=np.uint8)
+            self._a = np.unpackbits(masks.reshape(self.size, 1, n), axis=1, count=n,
+                                    bitorder="little").astype(bool)
+        else:
+            parents = np.array([d.parents for d in self.members], dtype=np.int64).reshape(
+                self.size, n)
+            shifts = np.arange(n, dtype=np.int64)
+            self._a = ((parents[:, None, :] >> shifts[None, :, None]) & 1).astype(bool)
         self._d: np.ndarray | None = None
+        self._all: np.ndarray | None = None
         self._truth: dict[Reading, np.ndarray] = {}
         self._counts: list[list[list[int]] | None] = [None] * len(READINGS)
 
     @property
     def dense(self) -> bool:
         """Whether the DISJOINT readings are built as arrays (small enough classes)."""
-        return self.size * self.n ** 4 <= DENSE_LIMIT
+        return self.size * self.n ** 4 <= DENSE_LIMIT and self.n <= 64
 
     def _descendants(self) -> np.ndarray:
         if self._d is None:
@@ -114,45 +142,38 @@ class RelationTable:
         return table
 
     def _build(self, r: Reading) -> np.ndarray:
-        a = self._a
         if r is Reading.EDGE:
-            return a
-        d = self._descendants()
+            return self._a
+        if self.dense or r not in (Reading.DISJOINT_EFFECT, Reading.DISJOINT_CAUSE):
+            return self._stack()[:, ORDINAL[r]]
+        return self._by_member(r)
+
+    def _stack(self) -> np.ndarray:
+        """Every reading's array at once, as ``(M, 9, n, n)`` in ``READINGS`` order: a
+        handful of array operations for the nine, and one sum for all their counts."""
+        if self._all is not None:
+            return self._all
+        a, d = self._a, self._descendants()
+        size, n = self.size, self.n
         at, dt = a.transpose(0, 2, 1), d.transpose(0, 2, 1)
-        if r is Reading.MEDIATED:
-            return np.matmul(a, d)
-        if r is Reading.ANCESTOR_NOT_PARENT:
-            return d & ~a
-        if r is Reading.COMMON_CHILD:
-            return _clear_diagonal(np.matmul(a, at))
-        if r is Reading.COMMON_PARENT:
-            return _clear_diagonal(np.matmul(at, a))
-        if r is Reading.COMMON_DESCENDANT:
-            return _clear_diagonal(np.matmul(d, dt))
-        if r is Reading.COMMON_ANCESTOR:
-            return _clear_diagonal(np.matmul(dt, d))
-        if not self.dense:
-            return self._by_member(r)
-        n = self.n
-        # without[m, v] = the graph of member m with node v's edges removed
-        without = np.repeat(a[:, None], n, axis=1)
+        out = np.empty((size, len(READINGS), n, n), dtype=bool)
+        out[:, 0] = a
+        np.matmul(a, d, out=out[:, 1])
+        np.logical_and(d, ~a, out=out[:, 2])
+        np.matmul(a, at, out=out[:, 3])
+        np.matmul(at, a, out=out[:, 4])
+        np.matmul(d, dt, out=out[:, 5])
+        np.matmul(dt, d, out=out[:, 6])
+        if self.dense:
+            # DISJOINT_EFFECT on the graph, DISJOINT_CAUSE on the reversed one, at once
+            both = _disjoint_effect(np.concatenate((a, at)), np.concatenate((d, dt)))
+            out[:, 7], out[:, 8] = both[:size], both[size:]
+        else:
+            out[:, 7:] = False  # not used: ``_build`` evaluates them per member
         nodes = np.arange(n)
-        without[:, nodes, nodes, :] = False
-        without[:, nodes, :, nodes] = False
-        e = _closure(without)  # e[m, v, x, y]: x ⇝ y avoiding v
-        # both DISJOINT readings from the one closure (the costly part; not kept), each
-        # "∃c" an AND of the c-axis packed into bytes
-        # DISJOINT_EFFECT: ∃c: e[m, q, p, c] ∧ e[m, p, q, c]
-        ahead = np.packbits(e, axis=3)  # [m, v, x, byte of y]
-        effect = (ahead.transpose(0, 2, 1, 3) & ahead).any(axis=3)
-        # DISJOINT_CAUSE: ∃c: e[m, q, c, p] ∧ e[m, p, c, q]
-        behind = np.packbits(e, axis=2)  # [m, v, byte of x, y]
-        cause = (behind.transpose(0, 3, 1, 2) & behind.transpose(0, 1, 3, 2)).any(axis=3)
-        if r is Reading.DISJOINT_EFFECT:
-            self._truth.setdefault(Reading.DISJOINT_CAUSE, cause)
-            return effect
-        self._truth.setdefault(Reading.DISJOINT_EFFECT, effect)
-        return cause
+        out[:, 3:, nodes, nodes] = False
+        self._all = out
+        return out
 
     def _by_member(self, r: Reading) -> np.ndarray:
         n = self.n
@@ -172,6 +193,10 @@ class RelationTable:
         """``counts(READINGS[ordinal])`` (the bulk look-up's form: no enum hashing)."""
         found = self._counts[ordinal]
         if found is None:
+            if self.dense:  # all nine from the one stacked array, summed as bytes
+                total = np.uint16 if self.size < 1 << 16 else np.int64
+                self._counts = self._stack().view(np.uint8).sum(axis=0, dtype=total).tolist()
+                return self._counts[ordinal]  # type: ignore[return-value]
             found = self.truth(READINGS[ordinal]).sum(axis=0).tolist()
             self._counts[ordinal] = found
         return found

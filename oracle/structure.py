@@ -86,16 +86,23 @@ def derive_structure(premise: Premise) -> Structure:
     conflicts: list[SepsetConflict] = []
     for (x, y), statements in sorted(sepsets.items()):
         common = adj[x] & adj[y]
+        if not common:
+            continue
+        # the middles in some separating set, and those in every one
+        some, every = 0, -1
+        for s in statements:
+            some |= s.given
+            every &= s.given
         for m in range(n):
             if not common >> m & 1:
                 continue
-            with_m = [s for s in statements if s.given >> m & 1]
-            without_m = [s for s in statements if not s.given >> m & 1]
-            if with_m and without_m:
-                conflicts.append(SepsetConflict(x, m, y, with_m[0], without_m[0]))
-            elif without_m:
-                triples.append(UnshieldedTriple(x, m, y, True, without_m[0]))
-            else:
-                triples.append(UnshieldedTriple(x, m, y, False, with_m[0]))
+            if not some >> m & 1:  # in none: a collider (the first statement shows it)
+                triples.append(UnshieldedTriple(x, m, y, True, statements[0]))
+            elif every >> m & 1:  # in every one: a non-collider
+                triples.append(UnshieldedTriple(x, m, y, False, statements[0]))
+            else:  # in some and not in others: the first of each
+                with_m = next(s for s in statements if s.given >> m & 1)
+                without_m = next(s for s in statements if not s.given >> m & 1)
+                conflicts.append(SepsetConflict(x, m, y, with_m, without_m))
     return Structure(n, adjacent, {k: v[0] for k, v in sepsets.items()}, tuple(triples),
                      tuple(conflicts))

@@ -188,3 +188,55 @@ def test_listed_members_carry_their_own_sorted_edges() -> None:
         assert listed
         for edges, dag in listed:
             assert list(edges) == dag.edges()
+
+
+def _structure_by_lists(premise: Premise) -> tuple[list[tuple[int, int, int, bool, object]],
+                                                    list[tuple[int, int, int, object, object]]]:
+    """Triples and sepset conflicts as the definition reads: per unshielded middle, the
+    statements of the pair with it and without it, the first of each as witness."""
+    n = premise.n
+    sepsets: dict[tuple[int, int], list[Independence]] = {}
+    for s in premise.independences:
+        sepsets.setdefault((s.x, s.y), []).append(s)
+    adj = [0] * n
+    for x in range(n):
+        for y in range(x + 1, n):
+            if (x, y) not in sepsets:
+                adj[x] |= 1 << y
+                adj[y] |= 1 << x
+    triples, conflicts = [], []
+    for (x, y), statements in sorted(sepsets.items()):
+        for m in range(n):
+            if (adj[x] & adj[y]) >> m & 1:
+                with_m = [s for s in statements if s.given >> m & 1]
+                without_m = [s for s in statements if not s.given >> m & 1]
+                if with_m and without_m:
+                    conflicts.append((x, m, y, with_m[0], without_m[0]))
+                elif without_m:
+                    triples.append((x, m, y, True, without_m[0]))
+                else:
+                    triples.append((x, m, y, False, with_m[0]))
+    return triples, conflicts
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 7), st.integers(0, 2**32 - 1))
+def test_structure_equals_the_per_middle_lists(n: int, seed: int) -> None:
+    """``derive_structure`` (one pass over a pair's statements for the masks of middles in
+    some and in every separating set) equals the per-middle lists, witnesses included,
+    on random statement sets (consistent or not, in random order)."""
+    rng = random.Random(seed)
+    pairs = [(x, y) for x in range(n) for y in range(x + 1, n)]
+    statements = []
+    for x, y in rng.sample(pairs, rng.randint(0, len(pairs))):
+        others = [v for v in range(n) if v not in (x, y)]
+        for _ in range(rng.randint(1, 4)):
+            given = sum(1 << v for v in others if rng.random() < 0.4)
+            statements.append(Independence(x, y, given))
+    rng.shuffle(statements)
+    premise = Premise(tuple(f"V{i}" for i in range(n)), (), tuple(dict.fromkeys(statements)))
+    structure = derive_structure(premise)
+    triples, conflicts = _structure_by_lists(premise)
+    assert [(t.x, t.middle, t.y, t.collider, t.witness) for t in structure.triples] == triples
+    assert [(c.x, c.middle, c.y, c.with_middle, c.without_middle)
+            for c in structure.conflicts] == conflicts

@@ -26,7 +26,7 @@ from test_class_without_listing import FORMS, MEMBER_PROFILES, premise_of, rando
 
 from causal_oracle.clients import audit
 from causal_oracle.entry import REGISTRY, Limits, Service
-from causal_oracle.oracle import relation_table
+from causal_oracle.oracle import check_table, relation_table
 from causal_oracle.oracle.check_table import ClassCheck
 from causal_oracle.oracle.equivalence import analyse
 from causal_oracle.oracle.relation_table import RelationTable
@@ -56,6 +56,23 @@ def _table_equals_definition(table: RelationTable) -> None:
 def test_table_equals_the_definition_on_every_member_and_pair(n: int, seed: int) -> None:
     analysis = analyse(premise_of(random_dag(random.Random(seed), n)))
     _table_equals_definition(RelationTable(n, analysis.members))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_table_of_unrelated_dags_equals_the_definition(n: int, size: int, seed: int
+                                                       ) -> None:
+    """Any DAGs, not only one class's members (different skeletons, isolated nodes, up
+    to 9 variables: bit-mask rows wider than a byte), and the counts of all nine
+    readings at once equal the sums of their columns."""
+    rng = random.Random(seed)
+    table = RelationTable(n, [random_dag(rng, n) for _ in range(size)])
+    _table_equals_definition(table)
+    for r in Reading:
+        counts = table.counts(r)
+        for p, q in product(range(n), repeat=2):
+            if p != q:
+                assert counts[p][q] == sum(table.column(r, p, q)) == table.count(r, p, q)
 
 
 def test_table_above_the_dense_limit_evaluates_per_member(monkeypatch: pytest.MonkeyPatch
@@ -88,6 +105,31 @@ def test_checker_table_gives_the_solver_verdict_everywhere(n: int, seed: int) ->
             want = ("entailment" if k == solver.size else "contradiction" if k == 0
                     else "neutral")
             assert checker.label(kind.value, form.value, profile.value, p, q) == (want, k)
+
+
+CHECKER_NAMES = ("edge", "indirect", "ancestor_not_parent", "common_child", "common_parent",
+                 "common_descendant", "common_ancestor", "disjoint_effect", "disjoint_cause")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_checker_packed_rows_equal_its_arrays(n: int, size: int, seed: int) -> None:
+    """The checker's closures on bit-mask rows (n ≤ ``PACKED_LIMIT``: the reach and the
+    disjoint relations) equal its Warshall and four-index arrays, on any DAGs, and every
+    relation's counts are the same either way."""
+    rng = random.Random(seed)
+    members = [random_dag(rng, n).parents for _ in range(size)]
+    packed = ClassCheck(n, members)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(check_table, "PACKED_LIMIT", 0)
+        arrays = ClassCheck(n, members)
+        wanted = {name: arrays.counts(name) for name in CHECKER_NAMES}
+        assert arrays._rows is None  # the array path throughout
+    assert packed._reach.tolist() == check_table._warshall(packed._edge).tolist()
+    for name in CHECKER_NAMES:
+        assert packed.counts(name) == wanted[name], name
+    for name in ("disjoint_cause", "disjoint_effect"):
+        assert packed._disjoint_packed(name).tolist() == arrays._disjoint_arrays(name).tolist()
 
 
 def test_checker_table_refuses_a_member_list_that_is_not_the_class() -> None:

@@ -101,6 +101,36 @@ def test_checker_rejects_a_missing_path() -> None:
         check_answer("CP", q, PathsAnswer(((0, 2),)))
 
 
+
+def test_checker_rejects_wrong_values_and_cyclic_rules() -> None:
+    """FI/CI: a trace step or a queried value flipped, and rules that are cyclic."""
+    from dataclasses import replace
+
+    from causal_oracle.oracle.tasks.boolean_scm import factual
+    from causal_oracle.oracle.tasks.model import (
+        BooleanSCM,
+        FactualQuestion,
+        Literal,
+        Rule,
+        TraceStep,
+        ValuesAnswer,
+    )
+    scm = BooleanSCM(("a", "b", "x"), (Rule(2, (Literal(0, True), Literal(1, False))),
+                                        Rule(2, (Literal(1, True),))))
+    q = FactualQuestion(scm, (Literal(0, True),), (2,))
+    answer = factual(q)
+    check_answer("FI", q, answer)
+    assert answer.values == ((2, True),)
+    trace = tuple(replace(t, value=not t.value) if t.node == 1 else t for t in answer.trace)
+    with pytest.raises(CertificateRejected, match="trace step for 'b'"):
+        check_answer("FI", q, replace(answer, trace=trace))
+    with pytest.raises(CertificateRejected, match="the value of 'x' is wrong"):
+        check_answer("FI", q, replace(answer, values=((2, False),)))
+    cyclic = BooleanSCM(("a", "b"), (Rule(0, (Literal(1, True),)), Rule(1, (Literal(0, True),))))
+    claimed = ValuesAnswer(((0, True),), (TraceStep(0, True, "?"), TraceStep(1, True, "?")))
+    with pytest.raises(CertificateRejected, match="cyclic"):
+        check_answer("FI", FactualQuestion(cyclic, (), (0,)), claimed)
+
 # ---- property tests on random small DAGs ---------------------------------------------
 
 @st.composite

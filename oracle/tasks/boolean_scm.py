@@ -76,12 +76,14 @@ def evaluate(scm: BooleanSCM, observed: tuple[Literal, ...],
             fired: int | None = None
             failures: list[str] = []
             for k, rule in by_head[node]:
-                bad = next((lit for lit in rule.body if values[lit.node] != lit.value), None)
-                if bad is None:
+                for bad in rule.body:  # the first literal that does not hold
+                    if values[bad.node] != bad.value:
+                        failures.append(f"rule {k + 1} fails: the {names[bad.node]} "
+                                        f"{_word(values[bad.node])}")
+                        break
+                else:
                     fired = k
                     break
-                failures.append(f"rule {k + 1} fails: the {names[bad.node]} "
-                                f"{_word(values[bad.node])}")
             value = fired is not None
             reason = (f"rule {fired + 1} fires ("
                       + " and ".join(f"the {names[lit.node]} {_word(lit.value)}"

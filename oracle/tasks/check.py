@@ -324,29 +324,41 @@ def _check_values(question: Any, answer: Any, whatif: tuple[Any, ...]) -> None:
     forced = {lit.node: lit.value for lit in whatif}
     observed = {lit.node: lit.value for lit in question.observed}
     memo: dict[int, bool] = {}
+    n = len(scm.names)
 
     def value(node: int, depth: int = 0) -> bool:
-        _require(depth <= len(scm.names), "the rules are cyclic")
-        if node not in memo:
-            if node in forced:
-                memo[node] = forced[node]
-            elif node in heads:
-                memo[node] = any(all(value(lit.node, depth + 1) == lit.value
-                                     for lit in rule.body) for rule in heads[node])
-            elif node in observed:
-                memo[node] = observed[node]
-            else:
-                memo[node] = bool(scm.bound >> node & 1)
-        return memo[node]
+        known = memo.get(node)  # a node is memoised only once evaluated: a cycle recurses
+        if known is not None:
+            return known
+        _require(depth <= n, "the rules are cyclic")
+        if node in forced:
+            known = forced[node]
+        elif node in heads:
+            known = False
+            for rule in heads[node]:  # OR of the rules, AND within one; short-circuited
+                for lit in rule.body:
+                    if value(lit.node, depth + 1) != lit.value:
+                        break
+                else:
+                    known = True
+                    break
+        elif node in observed:
+            known = observed[node]
+        else:
+            known = bool(scm.bound >> node & 1)
+        memo[node] = known
+        return known
 
     steps = {step.node for step in answer.trace}
-    _require(steps == set(range(len(scm.names))), "the trace does not cover every event")
+    _require(steps == set(range(n)), "the trace does not cover every event")
     for step in answer.trace:
-        _require(value(step.node) == step.value,
-                 f"trace step for {scm.names[step.node]!r} has the wrong value")
+        if value(step.node) != step.value:
+            raise CertificateRejected(f"trace step for {scm.names[step.node]!r} has the "
+                                      "wrong value")
     _require([q for q, _ in answer.values] == list(question.queries), "queries differ")
     for node, v in answer.values:
-        _require(value(node) == v, f"the value of {scm.names[node]!r} is wrong")
+        if value(node) != v:
+            raise CertificateRejected(f"the value of {scm.names[node]!r} is wrong")
 
 
 # ---- IE ------------------------------------------------------------------------------

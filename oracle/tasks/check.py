@@ -214,10 +214,6 @@ def _check_paths(question: Any, answer: Any) -> None:
 
 # ---- BA ---------------------------------------------------------------------------
 
-def _valid(question: Any, g: _Adjacency, z: int) -> bool:
-    return _validator(question, g)(z)
-
-
 def _validator(question: Any, g: _Adjacency) -> Callable[[int], bool]:
     """The backdoor criterion as a function of the set ``z`` (a bitmask), with what does
     not depend on ``z`` read once: per cause, the nodes a valid set must avoid and the
@@ -239,7 +235,7 @@ def _validator(question: Any, g: _Adjacency) -> Callable[[int], bool]:
 
 def backdoor_valid(question: Any, z: set[int]) -> bool:
     """The backdoor criterion, recomputed on the checker's own adjacency."""
-    return _valid(question, _graph_of(question), _mask(z))
+    return _validator(question, _graph_of(question))(_mask(z))
 
 
 def _check_backdoor(question: Any, answer: Any) -> None:
@@ -258,12 +254,13 @@ def _check_backdoor(question: Any, answer: Any) -> None:
                 checkpoint()
                 _require(not valid(_mask(combo)),
                          f"set {sorted(combo)} is valid but no valid set was returned")
-    for mask in answer.minimal_sets:
+    for mask in answer.minimal_sets:  # a message is formatted only to reject
         z = _members(mask)
-        _require(valid(mask), f"set {sorted(z)} is not valid")
+        if not valid(mask):
+            raise CertificateRejected(f"set {sorted(z)} is not valid")
         for v in z:
-            _require(not valid(mask & ~(1 << v)),
-                     f"set {sorted(z)} is not minimal")
+            if valid(mask & ~(1 << v)):
+                raise CertificateRejected(f"set {sorted(z)} is not minimal")
     parents = 0
     for c in question.causes:
         parents |= g.parents[c]
@@ -292,7 +289,7 @@ def check_set_verdict(question: Any, z_mask: int, verdict: Any) -> None:
     """Confirm the solver's verdict on a proposed adjustment set ``z_mask``."""
     g = _graph_of(question)
     z = _members(z_mask)
-    valid = _valid(question, g, z_mask)
+    valid = _validator(question, g)(z_mask)
     _require(verdict.valid == valid, f"verdict on {sorted(z)} should be valid={valid}")
     if valid:
         return
@@ -323,11 +320,11 @@ def _check_values(question: Any, answer: Any, whatif: tuple[Any, ...]) -> None:
         heads.setdefault(rule.head, []).append(rule)
     forced = {lit.node: lit.value for lit in whatif}
     observed = {lit.node: lit.value for lit in question.observed}
-    memo: dict[int, bool] = {}
+    memo: dict[int, bool] = {}  # a node is memoised only once evaluated: a cycle recurses
     n = len(scm.names)
 
     def value(node: int, depth: int = 0) -> bool:
-        known = memo.get(node)  # a node is memoised only once evaluated: a cycle recurses
+        known = memo.get(node)
         if known is not None:
             return known
         _require(depth <= n, "the rules are cyclic")

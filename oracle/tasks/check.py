@@ -321,13 +321,12 @@ def _check_values(question: Any, answer: Any, whatif: tuple[Any, ...]) -> None:
     forced = {lit.node: lit.value for lit in whatif}
     observed = {lit.node: lit.value for lit in question.observed}
     memo: dict[int, bool] = {}  # a node is memoised only once evaluated: a cycle recurses
-    n = len(scm.names)
 
     def value(node: int, depth: int = 0) -> bool:
         known = memo.get(node)
         if known is not None:
             return known
-        _require(depth <= n, "the rules are cyclic")
+        _require(depth <= len(scm.names), "the rules are cyclic")
         if node in forced:
             known = forced[node]
         elif node in heads:
@@ -347,7 +346,7 @@ def _check_values(question: Any, answer: Any, whatif: tuple[Any, ...]) -> None:
         return known
 
     steps = {step.node for step in answer.trace}
-    _require(steps == set(range(n)), "the trace does not cover every event")
+    _require(steps == set(range(len(scm.names))), "the trace does not cover every event")
     for step in answer.trace:
         if value(step.node) != step.value:
             raise CertificateRejected(f"trace step for {scm.names[step.node]!r} has the "

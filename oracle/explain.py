@@ -97,10 +97,7 @@ def _relation_words(h: Hypothesis, profile: Profile) -> str:
 
 
 def _witness_text(premise: Premise, w: tuple[tuple[int, ...], ...]) -> str:
-    v = premise.variables
-    if len(w) == 1:
-        return "→".join([v[i] for i in w[0]])
-    return " and ".join(["→".join([v[i] for i in path]) for path in w])
+    return " and ".join([path_text(premise, path) for path in w])
 
 
 def explain_text(analysis: ClassAnalysis, hypothesis: Hypothesis, verdict: Verdict,
